@@ -1,0 +1,137 @@
+"""Build the docs without Quarto: README.md from nbs/index.ipynb, and an HTML site from nbdev's processed notebooks.
+
+Quarto cannot be installed on the project's machines, so this module does the two steps the tests need:
+
+* `readme_text()` turns `nbs/index.ipynb` into the README's markdown (what `nbdev-readme` does with Quarto);
+* `build_site(dest)` runs `nbdev-proc-nbs` (nbdev's own processing: directives, show_doc, doc links) on a copy
+  of the project and renders each processed notebook to HTML with nbconvert, naming pages as Quarto does
+  (`01_agreement.ipynb` -> `agreement.html`) and rewriting links to the docs site into local links.
+
+    python tests/docs_site.py readme        # rewrite README.md from nbs/index.ipynb
+    python tests/docs_site.py site DIR      # build the HTML site into DIR
+"""
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+NBS = ROOT / "nbs"
+HIDE = re.compile(r"^#\|\s*(hide|export|exporti|exports|default_exp)\b", re.M)
+
+
+def _doc_url():
+    "The docs site's base URL from pyproject's [project.urls] Documentation."
+    m = re.search(r'^Documentation\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    return m.group(1).rstrip("/") + "/"
+
+
+def page_name(nb_name):
+    "Quarto's output name for a notebook: numeric prefix dropped, .html suffix."
+    return re.sub(r"^\d+_", "", Path(nb_name).stem) + ".html"
+
+
+def readme_text(index=NBS / "index.ipynb"):
+    "Markdown for README.md: markdown cells as they are, code cells and their text outputs as fenced blocks."
+    nb = nbformat.read(index, as_version=4)
+    parts = ["<!-- Generated from nbs/index.ipynb by `python tests/docs_site.py readme`; edit the notebook, not this file. -->"]
+    for cell in nb.cells:
+        src = cell.source.strip()
+        if not src or (cell.cell_type == "code" and HIDE.search(src)): continue
+        if cell.cell_type == "markdown": parts.append(src)
+        elif cell.cell_type == "code":
+            parts.append(f"```python\n{src}\n```")
+            for out in cell.get("outputs", []):
+                text = out.get("text") if out.get("output_type") == "stream" else out.get("data", {}).get("text/plain")
+                if text: parts.append("```\n" + text.rstrip("\n") + "\n```")
+    return "\n\n".join(parts) + "\n"
+
+
+def _sidebar(quarto_yml):
+    "Notebook names listed in _quarto.yml's sidebar, in order."
+    import yaml
+    found = []
+    def walk(x):
+        if isinstance(x, str) and x.endswith(".ipynb"): found.append(x)
+        elif isinstance(x, dict): [walk(v) for v in x.values()]
+        elif isinstance(x, list): [walk(v) for v in x]
+    walk(yaml.safe_load(Path(quarto_yml).read_text())["website"]["sidebar"])
+    return found
+
+
+def _nav(entries):
+    "A plain navigation bar standing in for Quarto's sidebar."
+    links = " | ".join(f'<a class="site-nav" href="{page_name(e)}">{Path(page_name(e)).stem}</a>' for e in entries)
+    return f'<nav id="site-nav" style="padding:.5rem 1rem;border-bottom:1px solid #ccc">{links}</nav>'
+
+
+def _front_matter_to_title(nb):
+    "Render nbdev's front matter (title, description) as Quarto would: a heading and a summary line."
+    import yaml
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "raw" and cell.source.startswith("---"):
+            meta = yaml.safe_load(cell.source.strip().strip("-")) or {}
+            text = f"# {meta.get('title', '')}\n\n> {meta.get('description', '')}".rstrip("> \n")
+            nb.cells[i] = nbformat.v4.new_markdown_cell(text)
+            return
+
+
+def build_site(dest):
+    "Process the notebooks with nbdev and render them to HTML pages in `dest`; return the list of pages."
+    from nbconvert import HTMLExporter
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        proj = Path(tmp) / "proj"
+        proj.mkdir()
+        for name in ("pyproject.toml", "README.md"):
+            if (ROOT / name).exists(): shutil.copy(ROOT / name, proj / name)
+        shutil.copytree(NBS, proj / "nbs")
+        shutil.copytree(ROOT / "humancert", proj / "humancert")
+        shutil.copytree(ROOT / "data", proj / "data")
+        res = subprocess.run(["nbdev-proc-nbs"], cwd=proj, capture_output=True, text=True)
+        if res.returncode != 0 or not (proj / "_proc").is_dir():
+            raise RuntimeError(f"nbdev-proc-nbs failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")
+        from traitlets.config import Config
+        c = Config()
+        c.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
+        c.TagRemovePreprocessor.enabled = True
+        exporter = HTMLExporter(template_name="lab", config=c)
+        base = _doc_url()
+        nav = _nav(_sidebar(proj / "_proc" / "_quarto.yml"))
+        pages = []
+        for nb_path in sorted((proj / "_proc").glob("*.ipynb")):
+            raw = json.loads(nb_path.read_text(encoding="utf-8"))
+            for cell in raw["cells"]: cell.get("metadata", {}).pop("execution", None)   # nbdev's timing record, not valid nbformat
+            nb = nbformat.reads(json.dumps(raw), as_version=4)
+            _front_matter_to_title(nb)
+            for cell in nb.cells:                                 # Quarto's `#| echo: false`: output without its code
+                if cell.cell_type == "code" and re.search(r"^#\|\s*echo:\s*false", cell.source, re.M):
+                    cell.metadata.setdefault("tags", []).append("remove_input")
+                for out in cell.get("outputs", []):                # Quarto link attributes nbconvert would print as text
+                    md = out.get("data", {}).get("text/markdown")
+                    if md: out["data"]["text/markdown"] = re.sub(r"\{target=[^}]*\}", "", md)
+            html, _ = exporter.from_notebook_node(nb)
+            html = html.replace(base, "")                                         # doc links -> local pages
+            html = re.sub(r'href="(?:\./)?(\d+_)?([\w-]+)\.ipynb', r'href="\2.html', html)   # notebook links, as Quarto does
+            html = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + nav, html, count=1)
+            out = dest / page_name(nb_path.name)
+            out.write_text(html, encoding="utf-8")
+            pages.append(out)
+        shutil.copy(proj / "_proc" / "_quarto.yml", dest / "_quarto.yml")
+    return pages
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["readme"]:
+        (ROOT / "README.md").write_text(readme_text(), encoding="utf-8")
+        print("wrote README.md")
+    elif sys.argv[1:2] == ["site"] and len(sys.argv) == 3:
+        for p in build_site(sys.argv[2]): print(p)
+    else:
+        sys.exit(__doc__)
