@@ -7,14 +7,14 @@ Docs: https://humancert.github.io/humancert/data.html.md"""
 # %% auto #0
 __all__ = ['Annotations', 'hard_predictions', 'soft_predictions']
 
-# %% ../nbs/00_data.ipynb #e3318fca
+# %% ../nbs/00_data.ipynb #a44b4edd
 from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-# %% ../nbs/00_data.ipynb #6b681570
+# %% ../nbs/00_data.ipynb #c7408863
 def _tidy_label(v):
     "Turn numpy scalars into Python ones and integral floats into ints."
     if isinstance(v, np.generic): v = v.item()
@@ -59,7 +59,7 @@ def _check_labels(labels):
         raise ValueError(f"`labels` repeats {dup[:5]!r}; each class must appear once.")
     return classes
 
-# %% ../nbs/00_data.ipynb #fa66b5a6
+# %% ../nbs/00_data.ipynb #583c54eb
 def _small_int(codes, n):
     "Downcast non-negative codes below `n` to int32 when they fit."
     return codes.astype(np.int32, copy=False) if n < 2**31 else codes.astype(np.int64, copy=False)
@@ -90,7 +90,7 @@ class Annotations:
     def __setattr__(self, name, value): raise AttributeError(f"Annotations is immutable; cannot set {name!r}.")
     def __delattr__(self, name): raise AttributeError(f"Annotations is immutable; cannot delete {name!r}.")
 
-# %% ../nbs/00_data.ipynb #391608b8
+# %% ../nbs/00_data.ipynb #0fcbbaef
 def _check_frame_or_array(x, arg):
     if isinstance(x, pd.DataFrame): return x
     if isinstance(x, (pd.Series, str, bytes, Mapping)) or not hasattr(x, "__len__") and not hasattr(x, "__array__"):
@@ -101,8 +101,8 @@ def _check_frame_or_array(x, arg):
     return pd.DataFrame(arr)
 
 def _missing_mask(df, missing):
-    mask = df.isna().to_numpy()
-    return mask | df.isin([missing]).to_numpy() if missing is not None else mask
+    mask = df.isna().to_numpy(dtype=bool)
+    return mask | df.isin([missing]).to_numpy(dtype=bool, na_value=False) if missing is not None else mask
 
 @patch(cls_method=True)
 def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items, columns = annotators) or 2-d array
@@ -132,7 +132,7 @@ def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items
     return cls(items=df.index.copy(), annotators=df.columns.copy(), classes=classes,
                counts=_counts_from_codes(item, label, I, len(classes)), item=item, annotator=annot, label=label)
 
-# %% ../nbs/00_data.ipynb #2ff66915
+# %% ../nbs/00_data.ipynb #42ead361
 def _resolve_duplicates(item, annot, label, K, duplicates):
     "Rows to keep so each (item, annotator) pair has one label, plus the first conflicting row and the number of conflicting pairs."
     key = item.astype(np.int64) * K + annot
@@ -149,6 +149,14 @@ def _resolve_duplicates(item, annot, label, K, duplicates):
         return None, order[np.flatnonzero(start)[g[0]]], len(np.unique(g))
     return np.sort(order[end if duplicates == "last" else start]), None, 0
 
+def _check_items(items):
+    if isinstance(items, (str, bytes)) or not hasattr(items, "__len__"):
+        raise TypeError(f"`items` must be a list or Index of item ids, got {type(items).__name__}.")
+    idx = pd.Index(items)
+    if len(idx) == 0: raise ValueError("`items` is empty; list the item ids or leave `items` unset.")
+    if not idx.is_unique: raise ValueError(f"`items` repeats {idx[idx.duplicated()].tolist()[:5]!r}; each item id must appear once.")
+    return idx
+
 def _column(df, name, arg):
     if not isinstance(name, Hashable) or name not in df.columns:
         raise ValueError(f"`{arg}`: column {name!r} is not in the table; its columns are {list(df.columns)[:20]!r}.")
@@ -161,6 +169,7 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
                label:Hashable="label", # column of labels; rows with a missing label are dropped, their item kept
                labels:Sequence|None=None, # class order; default sorted labels found
                duplicates:str="error", # one annotator labelling one item twice: "error", "first" or "last"
+               items:Sequence|None=None, # every item id, including items without a label, in order; default the ids in `df`
               ) -> Annotations:
     "Annotations from a long table with one (item, annotator, label) row per label."
     if not isinstance(df, pd.DataFrame):
@@ -171,7 +180,13 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
     items_col = _column(df, item, "item")
     if items_col.isna().any():
         raise ValueError(f"`item`: column {item!r} has {int(items_col.isna().sum())} missing item id(s); drop or fill those rows.")
-    icode, items = pd.factorize(items_col, sort=False)
+    if items is None: icode, items = pd.factorize(items_col, sort=False)
+    else:
+        items = _check_items(items)
+        icode = items.get_indexer(items_col)
+        if (icode < 0).any():
+            bad = pd.unique(items_col[icode < 0])[:5].tolist()
+            raise ValueError(f"`items` misses item id(s) {bad!r} present in `df`; list every item or leave `items` unset.")
     icode = _small_int(icode, len(items))
     lab_col = _column(df, label, "label")
     keep = ~lab_col.isna().to_numpy()
@@ -198,11 +213,11 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
         if res is not None: icode, acode, lcode = icode[res], acode[res], lcode[res]
     else:
         acode, annots = None, None
-    return cls(items=pd.Index(items, name=item), annotators=None if annots is None else pd.Index(annots, name=annotator),
+    return cls(items=pd.Index(items).rename(item), annotators=None if annots is None else pd.Index(annots, name=annotator),
                classes=classes, counts=_counts_from_codes(icode, lcode, len(items), len(classes)),
                item=icode, annotator=acode, label=lcode)
 
-# %% ../nbs/00_data.ipynb #d78f0ca0
+# %% ../nbs/00_data.ipynb #9c89d63d
 @patch(cls_method=True)
 def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns = classes) or 2-d array of non-negative integers
                  labels:Sequence|None=None, # class labels in column order; default the DataFrame's columns or 0..C-1
@@ -246,7 +261,7 @@ def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns =
     dtype = np.int32 if arr.max() < 2**31 else np.int64
     return cls(items=items, annotators=None, classes=classes, counts=arr.astype(dtype))
 
-# %% ../nbs/00_data.ipynb #4655b047
+# %% ../nbs/00_data.ipynb #552219e8
 def _fmt_classes(classes, n=6):
     s = ", ".join(repr(c) for c in classes[:n])
     return f"[{s}{', ...' if len(classes) > n else ''}]"
@@ -330,7 +345,7 @@ def describe(self:Annotations) -> pd.Series:
                       "sparsity": round(1 - float(n.sum()) / (self.n_items * K), 4) if K else "n/a"},
                      name="annotations", dtype=object)
 
-# %% ../nbs/00_data.ipynb #2955611e
+# %% ../nbs/00_data.ipynb #3d79e4d4
 def _as_item_aligned(ann, pred, arg):
     "Return values of `pred` in the item order of `ann` (aligning a Series/DataFrame by index when it matches)."
     if isinstance(pred, (pd.Series, pd.DataFrame)):

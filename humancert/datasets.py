@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/datasets.html.md"""
 # %% auto #0
 __all__ = ['DATASETS', 'Dataset', 'data_path', 'load']
 
-# %% ../nbs/02_datasets.ipynb #909cca09
+# %% ../nbs/02_datasets.ipynb #63a79c1b
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.util import find_spec
@@ -18,7 +18,7 @@ import pandas as pd
 
 from .annotations import Annotations
 
-# %% ../nbs/02_datasets.ipynb #040e544f
+# %% ../nbs/02_datasets.ipynb #8178130a
 DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma")
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def data_path(file:str, # a file name in humancert's data folder, e.g. 'running_
              ):
     "Path (a `Traversable`) of a bundled data file."
     src = Path(find_spec("humancert").origin).resolve().parent.parent / "data"   # a source checkout (also editable installs)
-    p = src / file if (src / "make_data.py").is_file() else resources.files("humancert._data") / file   # else the wheel
+    p = src / file if (src / "provenance" / "make_data.py").is_file() else resources.files("humancert._data") / file   # else the wheel
     if not p.is_file(): raise ValueError(f"`file`: no bundled data file {file!r}; the bundled datasets are {list(DATASETS)!r}.")
     return p
 

@@ -1,7 +1,7 @@
 """Rebuild the compact copies in data/ from the survey-equivalence authors' shipped data.
 
 One-off provenance script, never run by the package or its tests:
-    python data/make_data.py PATH/TO/surveyequivalence   # the folder holding running_example/, credweb.csv, ...
+    python data/provenance/make_data.py PATH/TO/surveyequivalence   # the folder holding running_example/, credweb.csv, ...
 Output is deterministic (no randomness); see data/README.md for what each column means.
 """
 import sys
@@ -14,7 +14,7 @@ def _probs(s):
     return s.str.extract(r"\[([0-9.eE+-]+),")[0].astype(float)
 
 def main(src):
-    src, out = Path(src), Path(__file__).parent
+    src, out = Path(src), Path(__file__).resolve().parent.parent
     lab = pd.read_csv(src/"running_example/ref_rater_labels.csv", index_col=0)
     pred = pd.read_csv(src/"running_example/predictions.csv", index_col=0)
     re_ = lab.copy()
