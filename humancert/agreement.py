@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/agreement.html.md"""
 __all__ = ['Agreement', 'item_agreement', 'percent_agreement', 'fleiss_kappa', 'krippendorff_alpha', 'PairwiseAgreement',
            'pairwise_agreement', 'cohen_kappa_pairwise', 'AgreementSummary', 'agreement_summary']
 
-# %% ../nbs/01_agreement.ipynb #130bad6a
+# %% ../nbs/01_agreement.ipynb #5999a6a4
 from dataclasses import dataclass, asdict
 
 import numpy as np
@@ -17,7 +17,7 @@ from scipy import sparse
 
 from .annotations import Annotations
 
-# %% ../nbs/01_agreement.ipynb #4ee62a53
+# %% ../nbs/01_agreement.ipynb #134545f8
 def _g(x): return f"{x:.6g}"
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def _check_ann(ann, need_annotators=False, fn=""):
         raise ValueError(f"`ann`: {fn} compares annotators with each other, but these annotations come from counts and "
                          "carry no annotator ids; build them with from_wide or from_long.")
 
-# %% ../nbs/01_agreement.ipynb #ff36137c
+# %% ../nbs/01_agreement.ipynb #9696c7a1
 def _item_agreement_values(counts):
     "P_i for every item (NaN where n_i < 2) and the mask of items with a pair."
     c = np.asarray(counts, dtype=np.float64)
@@ -69,7 +69,7 @@ def percent_agreement(ann:Annotations, # the annotations
     p = float(vals[has].mean())
     return Agreement("percent", p, p, 0.0, int(has.sum()), int(ann.counts[has].sum()))
 
-# %% ../nbs/01_agreement.ipynb #c8a04d2a
+# %% ../nbs/01_agreement.ipynb #7178ab3f
 def _chance_corrected(measure, observed, expected, n_items, n_labels, why):
     if expected >= 1 - 1e-15:
         raise ValueError(f"{measure} is undefined for these annotations: chance agreement is 1 because {why}; "
@@ -90,7 +90,7 @@ def fleiss_kappa(ann:Annotations, # the annotations
     return _chance_corrected("fleiss_kappa", float(vals[has].mean()), float((p ** 2).sum()), int(has.sum()),
                              int(n_c.sum()), f"every label is {top!r}")
 
-# %% ../nbs/01_agreement.ipynb #9d03fe04
+# %% ../nbs/01_agreement.ipynb #47d65afe
 def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowed)
                       ) -> Agreement:
     "Krippendorff's alpha with the nominal difference, from the coincidence matrix of items with at least two labels."
@@ -105,7 +105,7 @@ def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowe
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
     return _chance_corrected("krippendorff_alpha", observed, expected, int(has.sum()), int(n_dot), f"every label is {top!r}")
 
-# %% ../nbs/01_agreement.ipynb #04265be1
+# %% ../nbs/01_agreement.ipynb #07afa388
 @dataclass(frozen=True)
 class PairwiseAgreement:
     "A measure for every pair of annotators, with the number of items each pair shares."
@@ -205,7 +205,7 @@ def cohen_kappa_pairwise(ann:Annotations, # annotations with annotator ids (from
         vals = np.where(defined, (po - pe) / (1 - pe), np.nan)
     return _pairwise(ann, "cohen_kappa", vals, common)
 
-# %% ../nbs/01_agreement.ipynb #bd81c0f4
+# %% ../nbs/01_agreement.ipynb #68f57704
 @dataclass(frozen=True)
 class AgreementSummary:
     "All agreement measures of one set of annotations."

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/datasets.html.md"""
 # %% auto #0
 __all__ = ['DATASETS', 'Dataset', 'data_path', 'load']
 
-# %% ../nbs/02_datasets.ipynb #63a79c1b
+# %% ../nbs/02_datasets.ipynb #ef159017
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.util import find_spec
@@ -18,7 +18,7 @@ import pandas as pd
 
 from .annotations import Annotations
 
-# %% ../nbs/02_datasets.ipynb #8178130a
+# %% ../nbs/02_datasets.ipynb #85c985ab
 DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma")
 
 @dataclass(frozen=True)
