@@ -7,14 +7,14 @@ Docs: https://humancert.github.io/humancert/data.html.md"""
 # %% auto #0
 __all__ = ['Annotations', 'hard_predictions', 'soft_predictions']
 
-# %% ../nbs/00_data.ipynb #1845442f
+# %% ../nbs/00_data.ipynb #052d77bd
 from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-# %% ../nbs/00_data.ipynb #50a79759
+# %% ../nbs/00_data.ipynb #c72ef3a7
 def _tidy_label(v):
     "Turn numpy scalars into Python ones and integral floats into ints."
     if isinstance(v, np.generic): v = v.item()
@@ -59,7 +59,7 @@ def _check_labels(labels):
         raise ValueError(f"`labels` repeats {dup[:5]!r}; each class must appear once.")
     return classes
 
-# %% ../nbs/00_data.ipynb #54870a49
+# %% ../nbs/00_data.ipynb #24355505
 def _small_int(codes, n):
     "Downcast non-negative codes below `n` to int32 when they fit."
     return codes.astype(np.int32, copy=False) if n < 2**31 else codes.astype(np.int64, copy=False)
@@ -90,7 +90,7 @@ class Annotations:
     def __setattr__(self, name, value): raise AttributeError(f"Annotations is immutable; cannot set {name!r}.")
     def __delattr__(self, name): raise AttributeError(f"Annotations is immutable; cannot delete {name!r}.")
 
-# %% ../nbs/00_data.ipynb #3ad1c87d
+# %% ../nbs/00_data.ipynb #9eb3e743
 def _check_frame_or_array(x, arg):
     if isinstance(x, pd.DataFrame): return x
     if isinstance(x, (pd.Series, str, bytes, Mapping)) or not hasattr(x, "__len__") and not hasattr(x, "__array__"):
@@ -132,7 +132,7 @@ def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items
     return cls(items=df.index.copy(), annotators=df.columns.copy(), classes=classes,
                counts=_counts_from_codes(item, label, I, len(classes)), item=item, annotator=annot, label=label)
 
-# %% ../nbs/00_data.ipynb #b8295a8f
+# %% ../nbs/00_data.ipynb #4a0047cf
 def _resolve_duplicates(item, annot, label, K, duplicates):
     "Rows to keep so each (item, annotator) pair has one label, plus the first conflicting row and the number of conflicting pairs."
     key = item.astype(np.int64) * K + annot
@@ -217,7 +217,7 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
                classes=classes, counts=_counts_from_codes(icode, lcode, len(items), len(classes)),
                item=icode, annotator=acode, label=lcode)
 
-# %% ../nbs/00_data.ipynb #c1e912f0
+# %% ../nbs/00_data.ipynb #0b347334
 @patch(cls_method=True)
 def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns = classes) or 2-d array of non-negative integers
                  labels:Sequence|None=None, # class labels in column order; default the DataFrame's columns or 0..C-1
@@ -261,7 +261,7 @@ def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns =
     dtype = np.int32 if arr.max() < 2**31 else np.int64
     return cls(items=items, annotators=None, classes=classes, counts=arr.astype(dtype))
 
-# %% ../nbs/00_data.ipynb #cb345784
+# %% ../nbs/00_data.ipynb #97ce243d
 def _fmt_classes(classes, n=6):
     s = ", ".join(repr(c) for c in classes[:n])
     return f"[{s}{', ...' if len(classes) > n else ''}]"
@@ -345,7 +345,25 @@ def describe(self:Annotations) -> pd.Series:
                       "sparsity": round(1 - float(n.sum()) / (self.n_items * K), 4) if K else "n/a"},
                      name="annotations", dtype=object)
 
-# %% ../nbs/00_data.ipynb #cc8c88d2
+# %% ../nbs/00_data.ipynb #3b5eb487
+@patch
+def relabel(self:Annotations, mapping:Mapping, # old class -> new class; classes not in it keep their label
+            labels:Sequence|None=None, # order of the new classes; default sorted
+           ) -> Annotations:
+    "Annotations with classes renamed or merged."
+    if not isinstance(mapping, Mapping): raise TypeError(f"`mapping` must be a dict of old class -> new class, got {type(mapping).__name__}.")
+    unknown = [k for k in mapping if _tidy_label(k) not in set(self._classes)]
+    if unknown: raise ValueError(f"`mapping` names {unknown[:5]!r}, which are not classes of these annotations {list(self._classes)!r}.")
+    new_of_old = np.array([mapping.get(c, c) for c in self._classes], dtype=object)
+    code_of_old, classes = _encode_labels(new_of_old, labels, "mapping")
+    code_of_old = code_of_old.astype(np.int64)
+    counts = np.zeros((self.n_items, len(classes)), dtype=self._counts.dtype)
+    np.add.at(counts.T, code_of_old, np.asarray(self._counts).T)
+    label = None if self._label is None else code_of_old[self._label].astype(np.int8 if len(classes) < 128 else np.int32)
+    return Annotations(items=self._items, annotators=self._annotators, classes=classes, counts=counts,
+                       item=self._item, annotator=self._annotator, label=label)
+
+# %% ../nbs/00_data.ipynb #17467162
 def _as_item_aligned(ann, pred, arg):
     "Return values of `pred` in the item order of `ann` (aligning a Series/DataFrame by index when it matches)."
     if isinstance(pred, (pd.Series, pd.DataFrame)):
