@@ -1,5 +1,5 @@
 __version__ = "0.0.1"
-"""What `import humancert` gives: the data model, the agreement measures and the bundled datasets.
+"""What `import humancert` gives: the data model, agreement measures, bundled datasets, simulation and certification.
 
 Docs: https://humancert.github.io/humancert/package.html.md"""
 
@@ -8,9 +8,14 @@ Docs: https://humancert.github.io/humancert/package.html.md"""
 # %% auto #0
 __all__ = []
 
-# %% ../nbs/99_package.ipynb #bc428469
+# %% ../nbs/99_package.ipynb #e21b2e73
 from .annotations import Annotations, hard_predictions, soft_predictions
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
                                  agreement_summary)
 from .datasets import DATASETS, Dataset, load
+from .simulate import Simulation, simulate_oracle_labels, noisy_labels
+from .upper import Bound, upper_terms, upper_bound
+from .lower import aggregate, lower_bound
+from .finite import hoeffding_slack, hoeffding_delta, upper_bound_at, lower_bound_at
+from .certify import Confidence, confidence, Certificate, certify
