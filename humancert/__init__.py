@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/package.html.md"""
 # %% auto #0
 __all__ = []
 
-# %% ../nbs/99_package.ipynb #e21b2e73
+# %% ../nbs/99_package.ipynb #ea467464
 from .annotations import Annotations, hard_predictions, soft_predictions
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
@@ -19,3 +19,5 @@ from .upper import Bound, upper_terms, upper_bound
 from .lower import aggregate, lower_bound
 from .finite import hoeffding_slack, hoeffding_delta, upper_bound_at, lower_bound_at
 from .certify import Confidence, confidence, Certificate, certify
+from .assumptions import AssumptionReport, check_assumptions, table4_inequalities
+from .known_oracle import KnownOracleStudy, known_oracle_study

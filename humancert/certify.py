@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/confidence.html.md"""
 # %% auto #0
 __all__ = ['CONFIDENCE_METHODS', 'Confidence', 'confidence', 'Certificate', 'certify']
 
-# %% ../nbs/13_confidence.ipynb #df799f5c
+# %% ../nbs/13_confidence.ipynb #2b034d1a
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +19,7 @@ from .upper import upper_terms, KINDS
 from .lower import aggregate, METHODS as AGGREGATIONS, _check_labels_pair
 from .finite import hoeffding_slack, _check_delta, _check_n
 
-# %% ../nbs/13_confidence.ipynb #0ef9c2e0
+# %% ../nbs/13_confidence.ipynb #79e7e72e
 CONFIDENCE_METHODS = ("hms", "oms", "optimal")
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def _score(t_u, L, U, n, tau):
     return 1 - np.exp(-2 * n * t_u * t_u) - np.exp(-2 * n * t_l * t_l)
 
 def _grad(t_u, L, U, n, tau):
-    r = np.sqrt(t_u + U * U); t_l = L - tau - r
+    r = max(np.sqrt(t_u + U * U), 1e-300); t_l = L - tau - r      # r = 0 only when U = 0 and t_u = 0
     return 4 * n * t_u * np.exp(-2 * n * t_u * t_u) - 4 * n * t_l * np.exp(-2 * n * t_l * t_l) / (2 * r)
 
 def _oms(L, U, n, tau, constrained=True, lr=1e-4, steps=100):
@@ -102,7 +102,7 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
     d_u, d_l = float(np.exp(-2 * n * t * t)), float(np.exp(-2 * n * t_l * t_l))
     return Confidence(method, 1 - d_u - d_l, float(t), float(t_l), d_u, d_l, tau, True)
 
-# %% ../nbs/13_confidence.ipynb #f4e6fcd9
+# %% ../nbs/13_confidence.ipynb #99ca34f8
 @dataclass(frozen=True)
 class Certificate:
     "Whether a model beats the average annotator in oracle accuracy, with every number behind the verdict."
