@@ -7,14 +7,14 @@ Docs: https://humancert.github.io/humancert/data.html.md"""
 # %% auto #0
 __all__ = ['Annotations', 'hard_predictions', 'soft_predictions']
 
-# %% ../nbs/00_data.ipynb #052d77bd
+# %% ../nbs/00_data.ipynb #ccaa0ab2
 from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-# %% ../nbs/00_data.ipynb #c72ef3a7
+# %% ../nbs/00_data.ipynb #780d0a82
 def _tidy_label(v):
     "Turn numpy scalars into Python ones and integral floats into ints."
     if isinstance(v, np.generic): v = v.item()
@@ -59,7 +59,7 @@ def _check_labels(labels):
         raise ValueError(f"`labels` repeats {dup[:5]!r}; each class must appear once.")
     return classes
 
-# %% ../nbs/00_data.ipynb #24355505
+# %% ../nbs/00_data.ipynb #547881e7
 def _small_int(codes, n):
     "Downcast non-negative codes below `n` to int32 when they fit."
     return codes.astype(np.int32, copy=False) if n < 2**31 else codes.astype(np.int64, copy=False)
@@ -84,13 +84,13 @@ class Annotations:
         sa(self, "_item", _readonly(item)); sa(self, "_annotator", _readonly(annotator)); sa(self, "_label", _readonly(label))
         sa(self, "_counts", _readonly(counts))
         if not (self._counts.sum(1) >= 2).any():
-            raise ValueError("no item has two or more labels, so there is no pair of labels to compare; "
+            raise ValueError("no item has two or more labels, so there is no pair of labels to compare and agreement is undefined; "
                              "agreement needs items labelled by at least two annotators.")
 
     def __setattr__(self, name, value): raise AttributeError(f"Annotations is immutable; cannot set {name!r}.")
     def __delattr__(self, name): raise AttributeError(f"Annotations is immutable; cannot delete {name!r}.")
 
-# %% ../nbs/00_data.ipynb #9eb3e743
+# %% ../nbs/00_data.ipynb #71550598
 def _check_frame_or_array(x, arg):
     if isinstance(x, pd.DataFrame): return x
     if isinstance(x, (pd.Series, str, bytes, Mapping)) or not hasattr(x, "__len__") and not hasattr(x, "__array__"):
@@ -132,7 +132,7 @@ def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items
     return cls(items=df.index.copy(), annotators=df.columns.copy(), classes=classes,
                counts=_counts_from_codes(item, label, I, len(classes)), item=item, annotator=annot, label=label)
 
-# %% ../nbs/00_data.ipynb #4a0047cf
+# %% ../nbs/00_data.ipynb #88b20efb
 def _resolve_duplicates(item, annot, label, K, duplicates):
     "Rows to keep so each (item, annotator) pair has one label, plus the first conflicting row and the number of conflicting pairs."
     key = item.astype(np.int64) * K + annot
@@ -217,7 +217,7 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
                classes=classes, counts=_counts_from_codes(icode, lcode, len(items), len(classes)),
                item=icode, annotator=acode, label=lcode)
 
-# %% ../nbs/00_data.ipynb #0b347334
+# %% ../nbs/00_data.ipynb #9b822b54
 @patch(cls_method=True)
 def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns = classes) or 2-d array of non-negative integers
                  labels:Sequence|None=None, # class labels in column order; default the DataFrame's columns or 0..C-1
@@ -261,7 +261,7 @@ def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns =
     dtype = np.int32 if arr.max() < 2**31 else np.int64
     return cls(items=items, annotators=None, classes=classes, counts=arr.astype(dtype))
 
-# %% ../nbs/00_data.ipynb #97ce243d
+# %% ../nbs/00_data.ipynb #698827a1
 def _fmt_classes(classes, n=6):
     s = ", ".join(repr(c) for c in classes[:n])
     return f"[{s}{', ...' if len(classes) > n else ''}]"
@@ -345,7 +345,7 @@ def describe(self:Annotations) -> pd.Series:
                       "sparsity": round(1 - float(n.sum()) / (self.n_items * K), 4) if K else "n/a"},
                      name="annotations", dtype=object)
 
-# %% ../nbs/00_data.ipynb #3b5eb487
+# %% ../nbs/00_data.ipynb #9cd27ea9
 @patch
 def relabel(self:Annotations, mapping:Mapping, # old class -> new class; classes not in it keep their label
             labels:Sequence|None=None, # order of the new classes; default sorted
@@ -363,7 +363,7 @@ def relabel(self:Annotations, mapping:Mapping, # old class -> new class; classes
     return Annotations(items=self._items, annotators=self._annotators, classes=classes, counts=counts,
                        item=self._item, annotator=self._annotator, label=label)
 
-# %% ../nbs/00_data.ipynb #17467162
+# %% ../nbs/00_data.ipynb #0ccab70d
 def _as_item_aligned(ann, pred, arg):
     "Return values of `pred` in the item order of `ann` (aligning a Series/DataFrame by index when it matches)."
     if isinstance(pred, (pd.Series, pd.DataFrame)):

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/confidence.html.md"""
 # %% auto #0
 __all__ = ['CONFIDENCE_METHODS', 'Confidence', 'confidence', 'Certificate', 'certify']
 
-# %% ../nbs/13_confidence.ipynb #2b034d1a
+# %% ../nbs/13_confidence.ipynb #244b1964
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +19,7 @@ from .upper import upper_terms, KINDS
 from .lower import aggregate, METHODS as AGGREGATIONS, _check_labels_pair
 from .finite import hoeffding_slack, _check_delta, _check_n
 
-# %% ../nbs/13_confidence.ipynb #79e7e72e
+# %% ../nbs/13_confidence.ipynb #b21f54fc
 CONFIDENCE_METHODS = ("hms", "oms", "optimal")
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
     d_u, d_l = float(np.exp(-2 * n * t * t)), float(np.exp(-2 * n * t_l * t_l))
     return Confidence(method, 1 - d_u - d_l, float(t), float(t_l), d_u, d_l, tau, True)
 
-# %% ../nbs/13_confidence.ipynb #99ca34f8
+# %% ../nbs/13_confidence.ipynb #cd1b08db
 @dataclass(frozen=True)
 class Certificate:
     "Whether a model beats the average annotator in oracle accuracy, with every number behind the verdict."

@@ -7,14 +7,14 @@ Docs: https://humancert.github.io/humancert/finite_sample.html.md"""
 # %% auto #0
 __all__ = ['hoeffding_slack', 'hoeffding_delta', 'upper_bound_at', 'lower_bound_at']
 
-# %% ../nbs/12_finite_sample.ipynb #91b15a1d
+# %% ../nbs/12_finite_sample.ipynb #db88bc1f
 import numpy as np
 
 from .annotations import Annotations
-from .upper import Bound, upper_terms, KINDS
+from .upper import Bound, upper_terms, upper_weights, KINDS
 from .lower import _check_labels_pair
 
-# %% ../nbs/12_finite_sample.ipynb #f1336bb9
+# %% ../nbs/12_finite_sample.ipynb #59fb9f46
 def _check_delta(delta, name="delta"):
     if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)):
         raise TypeError(f"`{name}` must be a number in (0, 1), got {type(delta).__name__}.")
@@ -43,12 +43,15 @@ def hoeffding_delta(n:int, # number of items N
 def upper_bound_at(ann:Annotations, # the annotations
                    delta:float=0.05, # failure probability
                    kind:str="theoretical", # 'theoretical' (Theorem 5 as proved) or 'empirical'
+                   weights="flat", # item weighting of U_N^2 (an SPA weighting or one weight per item)
                   ) -> Bound:
     "Upper bound on the average annotator's oracle accuracy that holds with probability >= 1 - delta (Theorem 5)."
     delta = _check_delta(delta)
     x = upper_terms(ann, kind)
-    t = hoeffding_slack(len(x), delta)
-    u2 = float(x.mean())
+    w = upper_weights(ann, weights)
+    n_eff = 1 / float((w ** 2).sum())                   # Hoeffding for a weighted mean: N -> (sum w)^2 / sum w^2
+    t = float(np.sqrt(np.log(1 / delta) / (2 * n_eff)))
+    u2 = float((w * x).sum())
     return Bound(f"upper ({kind})", float(min(1.0, np.sqrt(u2 + t))), float(np.sqrt(u2)), t, delta, len(x))
 
 def lower_bound_at(model, # the model's label per item

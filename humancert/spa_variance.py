@@ -7,11 +7,11 @@ Docs: https://humancert.github.io/humancert/spa_variance.html.md"""
 # %% auto #0
 __all__ = ['item_agreement_variance']
 
-# %% ../nbs/21_spa_variance.ipynb #32437889
+# %% ../nbs/21_spa_variance.ipynb #f20b8194
 import numpy as np
 from scipy.special import gammaln
 
-# %% ../nbs/21_spa_variance.ipynb #26f70b91
+# %% ../nbs/21_spa_variance.ipynb #8c651118
 def _check_variance_args(n, n_classes, p, method):
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"`n` must be a positive integer (labels on the item), got {n!r}.")
