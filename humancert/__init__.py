@@ -13,9 +13,10 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'Agreement', '
            'hoeffding_slack', 'hoeffding_delta', 'upper_bound_at', 'lower_bound_at', 'Confidence', 'confidence',
            'Certificate', 'certify', 'AssumptionReport', 'check_assumptions', 'table4_inequalities', 'KnownOracleStudy',
            'known_oracle_study', 'WEIGHTINGS', 'SPA', 'spa', 'spa_weights', 'item_agreement_variance',
-           'SPAVarianceStudy', 'spa_variance_study']
+           'SPAVarianceStudy', 'spa_variance_study', 'simulate_annotators', 'iaa_experiment1', 'iaa_experiment2',
+           'experiment1_summary', 'experiment2_table', 'iaa_general', 'iaa_certification']
 
-# %% ../nbs/99_package.ipynb #12023f52
+# %% ../nbs/99_package.ipynb #03f9893f
 from .annotations import Annotations, hard_predictions, soft_predictions
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
@@ -31,6 +32,8 @@ from .known_oracle import KnownOracleStudy, known_oracle_study
 from .spa import WEIGHTINGS, SPA, spa, spa_weights
 from .spa_variance import item_agreement_variance
 from .spa_experiments import SPAVarianceStudy, spa_variance_study
+from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
+                           iaa_general, iaa_certification)
 
 _all_ = ["Annotations", "hard_predictions", "soft_predictions", "Agreement", "PairwiseAgreement", "AgreementSummary",
          "item_agreement", "percent_agreement", "fleiss_kappa", "krippendorff_alpha", "pairwise_agreement",
@@ -38,4 +41,6 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "Agreement", "Pa
          "noisy_labels", "Bound", "upper_terms", "upper_bound", "aggregate", "lower_bound", "hoeffding_slack",
          "hoeffding_delta", "upper_bound_at", "lower_bound_at", "Confidence", "confidence", "Certificate", "certify",
          "AssumptionReport", "check_assumptions", "table4_inequalities", "KnownOracleStudy", "known_oracle_study",
-         "WEIGHTINGS", "SPA", "spa", "spa_weights", "item_agreement_variance", "SPAVarianceStudy", "spa_variance_study"]
+         "WEIGHTINGS", "SPA", "spa", "spa_weights", "item_agreement_variance", "SPAVarianceStudy", "spa_variance_study",
+         "simulate_annotators", "iaa_experiment1", "iaa_experiment2", "experiment1_summary", "experiment2_table",
+         "iaa_general", "iaa_certification"]
