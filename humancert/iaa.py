@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/iaa_ceiling.html.md"""
 __all__ = ['EXPERIMENT2_GRID', 'determinism', 'simulate_annotators', 'fit_logistic', 'f1', 'kappa', 'iaa_experiment1',
            'iaa_experiment2', 'experiment1_summary', 'experiment2_table', 'iaa_general', 'iaa_certification']
 
-# %% ../nbs/40_iaa_ceiling.ipynb #ad921bc8
+# %% ../nbs/40_iaa_ceiling.ipynb #e8c58e0f
 import itertools
 from dataclasses import dataclass
 
@@ -18,11 +18,24 @@ from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, softmax
 
-# %% ../nbs/40_iaa_ceiling.ipynb #9df5aafd
+# %% ../nbs/40_iaa_ceiling.ipynb #97089a2b
+def _check_gamma(gamma):
+    if isinstance(gamma, bool) or not isinstance(gamma, (int, float, np.integer, np.floating)) or not np.isfinite(gamma) or gamma < 0:
+        raise ValueError(f"`gamma` must be a number >= 0 (0: random choice, 1: the activation, large: deterministic), got {gamma!r}.")
+
+def _check_design(n_train, n_test, n_annotators):
+    for name, v in (("n_train", n_train), ("n_test", n_test)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 2:
+            raise ValueError(f"`{name}` must be an integer >= 2, got {v!r}.")
+    if n_train < n_annotators:
+        raise ValueError(f"`n_train` = {n_train} leaves some of the {n_annotators} annotators with no training items; "
+                         f"use n_train >= {n_annotators}.")
+
 def determinism(a, # activations: probability of the positive class (any shape)
                 gamma:float, # determinism gamma >= 0 (eq. 6)
                ):
     "Eq. 6: a^gamma / (a^gamma + (1 - a)^gamma), computed in log space."
+    _check_gamma(gamma)
     a = np.asarray(a, dtype=np.float64)
     if gamma == 1: return a
     with np.errstate(divide="ignore"):
@@ -38,8 +51,11 @@ def simulate_annotators(x1, # first feature, seen by annotators and model (any s
     "Binary labels of each annotator (axis 0) on every sample, by eq. 7 and 6."
     rng = np.random.default_rng(seed)
     x1 = np.asarray(x1, dtype=np.float64)
+    if x2 is not None and np.shape(x2) != x1.shape: raise ValueError(f"`x2` must have the shape of `x1` {x1.shape}, got {np.shape(x2)}.")
+    b = np.asarray(intercepts, dtype=np.float64)
+    if b.ndim != 1 or len(b) == 0: raise ValueError(f"`intercepts` must be a non-empty 1-d list, one per annotator, got shape {b.shape}.")
     lin = x1 if x2 is None or m == 0 else x1 + m * np.asarray(x2, dtype=np.float64)
-    b = np.asarray(intercepts, dtype=np.float64).reshape((-1,) + (1,) * lin.ndim)
+    b = b.reshape((-1,) + (1,) * lin.ndim)
     p = determinism(expit(lin[None] + b), gamma)
     return rng.random(p.shape) < p
 
@@ -82,7 +98,7 @@ def kappa(a, # boolean labels, shape (..., n)
     pe = pa * pb + (1 - pa) * (1 - pb)
     return np.where(pe < 1, (po - pe) / np.where(pe < 1, 1 - pe, 1.0), np.nan)
 
-# %% ../nbs/40_iaa_ceiling.ipynb #523bbd43
+# %% ../nbs/40_iaa_ceiling.ipynb #993cbc58
 def _check_sims(n_sims, name="n_sims"):
     if isinstance(n_sims, bool) or not isinstance(n_sims, (int, np.integer)) or n_sims < 2:
         raise ValueError(f"`{name}` must be an integer >= 2, got {n_sims!r}.")
@@ -110,10 +126,12 @@ def _run_condition(S, b2, gamma, m, noise, rng, n_train=1000, n_test=100, l2=1.0
 
 def iaa_experiment1(n_sims:int=100, # simulations (the paper: 100)
                     seed=0, # int seed or numpy Generator
+                    n_train:int=1000, # training samples, split between the two annotators
+                    n_test:int=100, # test samples, labelled by both
                    ) -> pd.DataFrame:
     "Experiment 1: identical annotators (b = 0, gamma = 1, m = 0), deterministic model; one row per simulation."
-    _check_sims(n_sims)
-    r = _run_condition(n_sims, 0.0, 1.0, 0.0, False, np.random.default_rng(seed))
+    _check_sims(n_sims); _check_design(n_train, n_test, 2)
+    r = _run_condition(n_sims, 0.0, 1.0, 0.0, False, np.random.default_rng(seed), n_train=n_train, n_test=n_test)
     return pd.DataFrame({k: v for k, v in r.items() if not k.startswith("_")}).rename_axis("simulation")
 
 EXPERIMENT2_GRID = {"b2": (0.0, 0.25, 0.5), "gamma": (1.0, 3.0, 6.0), "m": (0.0, 0.25, 0.5), "model_noise": (False, True)}
@@ -121,22 +139,25 @@ EXPERIMENT2_GRID = {"b2": (0.0, 0.25, 0.5), "gamma": (1.0, 3.0, 6.0), "m": (0.0,
 def iaa_experiment2(n_sims:int=400, # simulations per condition (the paper: 400)
                     seed=0, # int seed or numpy Generator
                     grid:dict|None=None, # values per factor; default EXPERIMENT2_GRID (54 conditions)
+                    n_train:int=1000, # training samples, split between the two annotators
+                    n_test:int=100, # test samples, labelled by both
                    ) -> pd.DataFrame:
     "Experiment 2: every combination of b2 (b1 = -b2), gamma, m and model noise; one row per simulation."
-    _check_sims(n_sims)
+    _check_sims(n_sims); _check_design(n_train, n_test, 2)
     g = dict(EXPERIMENT2_GRID) | (grid or {})
     unknown = set(g) - set(EXPERIMENT2_GRID)
     if unknown: raise ValueError(f"`grid` has unknown factors {sorted(unknown)}; use {list(EXPERIMENT2_GRID)}.")
     rng = np.random.default_rng(seed)
     frames = []
     for b2, gamma, m, noise in itertools.product(*(g[k] for k in EXPERIMENT2_GRID)):
-        r = _run_condition(n_sims, b2, gamma, m, noise, rng)
+        _check_gamma(gamma)
+        r = _run_condition(n_sims, b2, gamma, m, noise, rng, n_train=n_train, n_test=n_test)
         df = pd.DataFrame({k: v for k, v in r.items() if not k.startswith("_")})
         frames.append(df.assign(b2=b2, gamma=gamma, m=m, model_noise=noise))
     cols = ["b2", "gamma", "m", "model_noise", "iaa_f1", "model_f1", "iaa_kappa", "model_kappa", "annotator_accuracy", "model_accuracy"]
     return pd.concat(frames, ignore_index=True)[cols].rename_axis("simulation")
 
-# %% ../nbs/40_iaa_ceiling.ipynb #d841b649
+# %% ../nbs/40_iaa_ceiling.ipynb #88ac1416
 def experiment1_summary(df:pd.DataFrame, # output of iaa_experiment1
                        ) -> pd.DataFrame:
     "Means of model and IAA per metric, paired and unpaired t statistics, and the IAA-model correlation (Figure 1)."
@@ -165,7 +186,7 @@ def experiment2_table(df:pd.DataFrame, # output of iaa_experiment2
     out["significant"] = (out["ci_low"] > 0) | (out["ci_high"] < 0)
     return out
 
-# %% ../nbs/40_iaa_ceiling.ipynb #b281a980
+# %% ../nbs/40_iaa_ceiling.ipynb #3378a3a4
 def _multinomial_fit(X, y, C, l2=1.0):
     "Multinomial logistic regression (intercepts unpenalised) by L-BFGS; returns a (d+1) x C weight matrix."
     Xb = np.column_stack([np.ones(len(X)), X])
@@ -199,18 +220,23 @@ def iaa_general(n_annotators:int=4, # annotators K >= 2
                 n_sims:int=100, # simulations
                 n_train:int=1000, # training samples, split among annotators
                 n_test:int=100, # test samples labelled by every annotator
+                intercepts=None, # fixed annotator intercepts, shape (K, C); default drawn N(0, bias^2) per simulation
                 seed=0, # int seed or numpy Generator
                ) -> pd.DataFrame:
     "Experiment 1-2 generalised to K annotators and C classes; one row per simulation (macro F1 and kappa)."
-    _check_sims(n_sims)
+    _check_sims(n_sims); _check_gamma(gamma)
     for name, v, lo in (("n_annotators", n_annotators, 2), ("n_classes", n_classes, 2)):
         if not isinstance(v, (int, np.integer)) or v < lo: raise ValueError(f"`{name}` must be an integer >= {lo}, got {v!r}.")
-    rng = np.random.default_rng(seed)
+    _check_design(n_train, n_test, n_annotators)
     K, C = n_annotators, n_classes
+    if intercepts is not None:
+        fixed = np.asarray(intercepts, dtype=np.float64)
+        if fixed.shape != (K, C): raise ValueError(f"`intercepts` must have shape (n_annotators, n_classes) = {(K, C)}, got {fixed.shape}.")
+    rng = np.random.default_rng(seed)
     U = np.vstack([np.cos(2 * np.pi * np.arange(C) / C), np.sin(2 * np.pi * np.arange(C) / C)])   # (2, C): class directions
     rows = []
     for _ in range(n_sims):
-        b = rng.normal(0, bias, (K, C)) if bias > 0 else np.zeros((K, C))
+        b = fixed if intercepts is not None else (rng.normal(0, bias, (K, C)) if bias > 0 else np.zeros((K, C)))
         def label(X, X2, who):
             a = softmax(scale * (X + m * X2) @ U + b[who], axis=1)
             p = a ** gamma / (a ** gamma).sum(1, keepdims=True)
@@ -229,7 +255,7 @@ def iaa_general(n_annotators:int=4, # annotators K >= 2
                      "model_kappa": np.nanmean([_kappa_multi(yhat, yte[j], C) for j in range(K)])})
     return pd.DataFrame(rows).assign(n_annotators=K, n_classes=C, gamma=gamma, m=m, bias=bias).rename_axis("simulation")
 
-# %% ../nbs/40_iaa_ceiling.ipynb #21c52403
+# %% ../nbs/40_iaa_ceiling.ipynb #49d63c68
 def iaa_certification(n_sims:int=50, # simulations per condition
                       n_test:int=2000, # test items
                       n_annotators:int=2, # annotators K; intercepts spread evenly over [-b2, b2]
@@ -242,6 +268,7 @@ def iaa_certification(n_sims:int=50, # simulations per condition
     _check_sims(n_sims)
     K = n_annotators
     if not isinstance(K, (int, np.integer)) or K < 2: raise ValueError(f"`n_annotators` must be an integer >= 2, got {K!r}.")
+    _check_design(1000, n_test, K)
     g = dict(EXPERIMENT2_GRID) | (grid or {})
     rng = np.random.default_rng(seed)
     rows = []
