@@ -8,16 +8,16 @@ Docs: https://humancert.github.io/humancert/agreement.html.md"""
 __all__ = ['Agreement', 'item_agreement', 'percent_agreement', 'fleiss_kappa', 'krippendorff_alpha', 'PairwiseAgreement',
            'pairwise_agreement', 'cohen_kappa_pairwise', 'AgreementSummary', 'agreement_summary']
 
-# %% ../nbs/01_agreement.ipynb #5999a6a4
+# %% ../nbs/01_agreement.ipynb #41a6ff56
 from dataclasses import dataclass, asdict
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from .annotations import Annotations
+from .annotations import Annotations, check_annotations
 
-# %% ../nbs/01_agreement.ipynb #134545f8
+# %% ../nbs/01_agreement.ipynb #cb8d648b
 def _g(x): return f"{x:.6g}"
 
 @dataclass(frozen=True)
@@ -38,13 +38,9 @@ class Agreement:
         return pd.DataFrame([asdict(self)]).set_index("measure")
 
 def _check_ann(ann, need_annotators=False, fn=""):
-    if not isinstance(ann, Annotations):
-        raise TypeError(f"`ann` must be humancert Annotations (see Annotations.from_wide/from_long/from_counts), got {type(ann).__name__}.")
-    if need_annotators and not ann.has_annotators:
-        raise ValueError(f"`ann`: {fn} compares annotators with each other, but these annotations come from counts and "
-                         "carry no annotator ids; build them with from_wide or from_long.")
+    check_annotations(ann, fn if need_annotators else None)
 
-# %% ../nbs/01_agreement.ipynb #9696c7a1
+# %% ../nbs/01_agreement.ipynb #52b8bd9f
 def _item_agreement_values(counts):
     "P_i for every item (NaN where n_i < 2) and the mask of items with a pair."
     c = np.asarray(counts, dtype=np.float64)
@@ -69,7 +65,7 @@ def percent_agreement(ann:Annotations, # the annotations
     p = float(vals[has].mean())
     return Agreement("percent", p, p, 0.0, int(has.sum()), int(ann.counts[has].sum()))
 
-# %% ../nbs/01_agreement.ipynb #7178ab3f
+# %% ../nbs/01_agreement.ipynb #f4636beb
 def _chance_corrected(measure, observed, expected, n_items, n_labels, why):
     if expected >= 1 - 1e-15:
         raise ValueError(f"{measure} is undefined for these annotations: chance agreement is 1 because {why}; "
@@ -90,7 +86,7 @@ def fleiss_kappa(ann:Annotations, # the annotations
     return _chance_corrected("fleiss_kappa", float(vals[has].mean()), float((p ** 2).sum()), int(has.sum()),
                              int(n_c.sum()), f"every label is {top!r}")
 
-# %% ../nbs/01_agreement.ipynb #47d65afe
+# %% ../nbs/01_agreement.ipynb #79cb5a7f
 def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowed)
                       ) -> Agreement:
     "Krippendorff's alpha with the nominal difference, from the coincidence matrix of items with at least two labels."
@@ -105,7 +101,7 @@ def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowe
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
     return _chance_corrected("krippendorff_alpha", observed, expected, int(has.sum()), int(n_dot), f"every label is {top!r}")
 
-# %% ../nbs/01_agreement.ipynb #07afa388
+# %% ../nbs/01_agreement.ipynb #f873a15b
 @dataclass(frozen=True)
 class PairwiseAgreement:
     "A measure for every pair of annotators, with the number of items each pair shares."
@@ -205,7 +201,7 @@ def cohen_kappa_pairwise(ann:Annotations, # annotations with annotator ids (from
         vals = np.where(defined, (po - pe) / (1 - pe), np.nan)
     return _pairwise(ann, "cohen_kappa", vals, common)
 
-# %% ../nbs/01_agreement.ipynb #68f57704
+# %% ../nbs/01_agreement.ipynb #34a05097
 @dataclass(frozen=True)
 class AgreementSummary:
     "All agreement measures of one set of annotations."

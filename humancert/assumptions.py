@@ -7,16 +7,16 @@ Docs: https://humancert.github.io/humancert/assumptions.html.md"""
 # %% auto #0
 __all__ = ['table4_inequalities', 'AssumptionReport', 'check_assumptions']
 
-# %% ../nbs/14_assumptions.ipynb #3007048f
+# %% ../nbs/14_assumptions.ipynb #8a64fce7
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations, hard_predictions, _tidy_label
+from .annotations import Annotations, hard_predictions, check_annotations, _tidy_label
 from .lower import aggregate, METHODS as AGGREGATIONS
 
-# %% ../nbs/14_assumptions.ipynb #64d80422
+# %% ../nbs/14_assumptions.ipynb #84c47b98
 def _p(x, name):
     if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not 0 <= x <= 1:
         raise ValueError(f"`{name}` must be a probability in [0, 1], got {x!r}.")
@@ -42,7 +42,7 @@ def table4_inequalities(p_a:float=0.7, # P(l_a = l*)
     out["holds"] = np.where(out["assumption"] == "eq. 2", out["left"] <= out["right"] + 1e-12, out["left"] >= out["right"] - 1e-12)
     return out
 
-# %% ../nbs/14_assumptions.ipynb #124f079c
+# %% ../nbs/14_assumptions.ipynb #e1c5aaf9
 @dataclass(frozen=True)
 class AssumptionReport:
     "Estimated sides of Theorem 1's (eq. 2) and Theorem 3's (eq. 6) assumptions from items with oracle labels."
@@ -106,9 +106,7 @@ def check_assumptions(ann:Annotations, # the human labels (with annotator ids)
                       seed=0, # seed for tie-breaking in the aggregation
                      ) -> AssumptionReport:
     "Estimate both sides of the assumptions of Theorem 1 (eq. 2) and Theorem 3 (eq. 6) on items with oracle labels."
-    if not isinstance(ann, Annotations): raise TypeError(f"`ann` must be humancert Annotations, got {type(ann).__name__}.")
-    if not ann.has_annotators:
-        raise ValueError("`ann`: eq. 2 compares annotators pairwise, but these annotations are counts without annotator ids.")
+    check_annotations(ann, "checking eq. 2 (it compares annotators pairwise)")
     codes, known = _oracle_codes(ann, oracle)
     item, annot, label = ann.codes()
     K = ann.n_annotators

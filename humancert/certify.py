@@ -7,19 +7,19 @@ Docs: https://humancert.github.io/humancert/confidence.html.md"""
 # %% auto #0
 __all__ = ['CONFIDENCE_METHODS', 'Confidence', 'confidence', 'Certificate', 'certify']
 
-# %% ../nbs/13_confidence.ipynb #244b1964
+# %% ../nbs/13_confidence.ipynb #5419d76b
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from scipy.optimize import minimize_scalar
 
-from .annotations import Annotations, hard_predictions
+from .annotations import Annotations, hard_predictions, check_annotations
 from .upper import upper_terms, KINDS
 from .lower import aggregate, METHODS as AGGREGATIONS, _check_labels_pair
 from .finite import hoeffding_slack, _check_delta, _check_n
 
-# %% ../nbs/13_confidence.ipynb #b21f54fc
+# %% ../nbs/13_confidence.ipynb #51b53a7e
 CONFIDENCE_METHODS = ("hms", "oms", "optimal")
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
     d_u, d_l = float(np.exp(-2 * n * t * t)), float(np.exp(-2 * n * t_l * t_l))
     return Confidence(method, 1 - d_u - d_l, float(t), float(t_l), d_u, d_l, tau, True)
 
-# %% ../nbs/13_confidence.ipynb #cd1b08db
+# %% ../nbs/13_confidence.ipynb #5a335a38
 @dataclass(frozen=True)
 class Certificate:
     "Whether a model beats the average annotator in oracle accuracy, with every number behind the verdict."
@@ -172,7 +172,7 @@ def certify(ann:Annotations, # the human labels
             seed=0, # seed for tie-breaking in the aggregation
            ) -> Certificate:
     "Certify whether a model's oracle accuracy exceeds the average annotator's (Theorems 1, 3, 5-7)."
-    if not isinstance(ann, Annotations): raise TypeError(f"`ann` must be humancert Annotations, got {type(ann).__name__}.")
+    check_annotations(ann)
     delta = _check_delta(delta)
     if method not in CONFIDENCE_METHODS: raise ValueError(f"`method` must be one of {list(CONFIDENCE_METHODS)}, got {method!r}.")
     if upper not in KINDS: raise ValueError(f"`upper` must be one of {list(KINDS)}, got {upper!r}.")

@@ -7,17 +7,17 @@ Docs: https://humancert.github.io/humancert/lower_bound.html.md"""
 # %% auto #0
 __all__ = ['METHODS', 'aggregate', 'lower_bound']
 
-# %% ../nbs/11_lower_bound.ipynb #0ba50cf0
+# %% ../nbs/11_lower_bound.ipynb #eb7d9edc
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
+from .annotations import Annotations, check_annotations
 from .agreement import pairwise_agreement
 from .upper import Bound
 
-# %% ../nbs/11_lower_bound.ipynb #bac414bb
+# %% ../nbs/11_lower_bound.ipynb #0c9b34bb
 METHODS = ("majority", "plurality", "weighted")
 
 def _argmax_random_ties(scores, rng):
@@ -53,15 +53,14 @@ def aggregate(ann:Annotations, # the human labels
               seed=0, # int seed or numpy Generator for breaking ties
              ) -> pd.Series:
     "One aggregated label per item (missing where the rule gives none: no labels, or no strict majority)."
-    if not isinstance(ann, Annotations): raise TypeError(f"`ann` must be humancert Annotations, got {type(ann).__name__}.")
+    check_annotations(ann)
     if method not in METHODS: raise ValueError(f"`method` must be one of {list(METHODS)}, got {method!r}.")
     if weights is not None and method != "weighted": raise ValueError("`weights` only applies to method='weighted'.")
     rng = np.random.default_rng(seed)
     counts = np.asarray(ann.counts, dtype=np.float64)
     n = counts.sum(1)
     if method == "weighted":
-        if not ann.has_annotators:
-            raise ValueError("method='weighted' needs annotator ids, and these annotations are counts; use 'majority' or 'plurality'.")
+        check_annotations(ann, "method='weighted' (use 'majority' or 'plurality' for counts)")
         w = _annotator_weights(ann, weights)
         item, annot, label = ann.codes()
         scores = np.zeros_like(counts)
@@ -73,7 +72,7 @@ def aggregate(ann:Annotations, # the human labels
     labels = pd.Series(pd.array(np.asarray(ann.classes, dtype=object)[pick], dtype=object), index=ann.items, name=f"{method} label")
     return labels.where(has, pd.NA)
 
-# %% ../nbs/11_lower_bound.ipynb #0e3a5782
+# %% ../nbs/11_lower_bound.ipynb #b9801997
 def _check_labels_pair(model, reference):
     def arr(x, name):
         if isinstance(x, (str, bytes, Mapping)) or not hasattr(x, "__len__"):

@@ -7,16 +7,16 @@ Docs: https://humancert.github.io/humancert/spa.html.md"""
 # %% auto #0
 __all__ = ['WEIGHTINGS', 'spa_weights', 'SPA', 'spa']
 
-# %% ../nbs/20_spa.ipynb #32dd80a2
+# %% ../nbs/20_spa.ipynb #9b4a34d7
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
+from .annotations import Annotations, check_annotations
 from .spa_variance import item_agreement_variance, _check_variance_args
 
-# %% ../nbs/20_spa.ipynb #9b0e3ba8
+# %% ../nbs/20_spa.ipynb #68cb6a24
 WEIGHTINGS = ("flat", "annotations", "annotations_m1", "edges", "inv_var", "inv_var_class")
 
 def _class_shares(ann):
@@ -29,7 +29,7 @@ def spa_weights(ann:Annotations, # the annotations
                 p=None, # inv_var_class only: class distribution; default the empirical class shares
                ) -> np.ndarray:
     "Per-item weights k_i of SPA; 0 for items with fewer than two labels."
-    if not isinstance(ann, Annotations): raise TypeError(f"`ann` must be humancert Annotations, got {type(ann).__name__}.")
+    check_annotations(ann)
     n = np.asarray(ann.n_labels, dtype=np.float64)
     has = n >= 2
     if p is not None and not (isinstance(weights, str) and weights == "inv_var_class"):

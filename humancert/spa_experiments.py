@@ -7,17 +7,17 @@ Docs: https://humancert.github.io/humancert/spa_experiments.html.md"""
 # %% auto #0
 __all__ = ['SECTION6_GRIDS', 'SPAVarianceStudy', 'spa_variance_study', 'section6_study', 'save_studies', 'load_studies']
 
-# %% ../nbs/22_spa_experiments.ipynb #7ceb0c6e
+# %% ../nbs/22_spa_experiments.ipynb #50a7ec73
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
+from .annotations import Annotations, check_annotations
 from .spa import WEIGHTINGS, spa
 from .spa_variance import item_agreement_variance
 
-# %% ../nbs/22_spa_experiments.ipynb #1d018807
+# %% ../nbs/22_spa_experiments.ipynb #e86397ff
 def _spa_all(counts, C):
     "SPA under all six weightings at once, from an items x classes count matrix."
     c = counts.astype(np.float64)
@@ -97,7 +97,7 @@ def spa_variance_study(ann:Annotations, # the full sparse annotations; their lab
                        progress:bool=False, # show a tqdm progress bar if tqdm is installed
                       ) -> SPAVarianceStudy:
     "Add the labels in random order, recording SPA under every weighting at each m in `grid`, for many orders."
-    if not isinstance(ann, Annotations): raise TypeError(f"`ann` must be humancert Annotations, got {type(ann).__name__}.")
+    check_annotations(ann)
     grid = np.asarray(grid, dtype=np.int64)
     item, _, label = ann.codes()
     total = len(item)
@@ -120,7 +120,7 @@ def spa_variance_study(ann:Annotations, # the full sparse annotations; their lab
             out[r, g] = _spa_all(np.bincount(order[:m], minlength=I * C).reshape(I, C), C)
     return SPAVarianceStudy(name, grid, out, seed)
 
-# %% ../nbs/22_spa_experiments.ipynb #321a2f94
+# %% ../nbs/22_spa_experiments.ipynb #e551fa97
 SECTION6_GRIDS = {"personal attacks": ("personal_attacks", (2_000, 5_000, 10_000, 20_000, 50_000, 100_000)),
                   "GuessTheKarma": ("guessthekarma", (500, 1_000, 2_000, 4_000, 8_000, 16_000))}
 

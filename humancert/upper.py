@@ -7,15 +7,15 @@ Docs: https://humancert.github.io/humancert/upper_bound.html.md"""
 # %% auto #0
 __all__ = ['KINDS', 'Bound', 'upper_terms', 'upper_weights', 'upper_bound']
 
-# %% ../nbs/10_upper_bound.ipynb #3da37f16
+# %% ../nbs/10_upper_bound.ipynb #5770d099
 from dataclasses import dataclass, asdict
 
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
+from .annotations import Annotations, check_annotations
 
-# %% ../nbs/10_upper_bound.ipynb #c68a1a8f
+# %% ../nbs/10_upper_bound.ipynb #b2d550ff
 def _g(x): return "None" if x is None else f"{x:.6g}"
 
 @dataclass(frozen=True)
@@ -45,8 +45,7 @@ def upper_terms(ann:Annotations, # the annotations (any form; counts suffice)
                 kind:str="empirical", # 'empirical' (eq. 4, distinct pairs) or 'theoretical' (eq. 3/34, self-pairs included)
                ) -> np.ndarray:
     "Per-item agreement terms X_n in [0, 1] whose mean is U_N^2, for the items with at least two labels."
-    if not isinstance(ann, Annotations):
-        raise TypeError(f"`ann` must be humancert Annotations, got {type(ann).__name__}.")
+    check_annotations(ann)
     _check_kind(kind)
     c = np.asarray(ann.counts, dtype=np.float64)
     n = c.sum(1)
