@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/datasets.html.md"""
 # %% auto #0
 __all__ = ['DATASETS', 'Dataset', 'data_path', 'load']
 
-# %% ../nbs/02_datasets.ipynb #ef159017
+# %% ../nbs/02_datasets.ipynb #c724487a
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.util import find_spec
@@ -18,7 +18,7 @@ import pandas as pd
 
 from .annotations import Annotations
 
-# %% ../nbs/02_datasets.ipynb #85c985ab
+# %% ../nbs/02_datasets.ipynb #d9c8d43d
 DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma")
 
 @dataclass(frozen=True)
@@ -30,6 +30,12 @@ class Dataset:
     description: str           # what the items, labels and classifiers are
     extra: dict = field(default_factory=dict)  # other per-item data that comes with the set
 
+    def to_frame(self) -> pd.DataFrame:
+        "Per item: label counts by class, then every classifier output (probabilities as one column per class)."
+        parts = [self.annotations.to_counts().add_prefix("n_")]
+        for k, v in self.predictions.items():
+            parts.append(v.add_prefix(f"{k}: ") if isinstance(v, pd.DataFrame) else v.rename(k).to_frame())
+        return pd.concat(parts, axis=1)
     def __repr__(self):
         preds = ", ".join(self.predictions)
         return f"Dataset(name={self.name!r}, annotations={self.annotations!r}, predictions=[{preds}])"

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/known_oracle.html.md"""
 # %% auto #0
 __all__ = ['TASKS', 'count_task', 'miscount', 'draw_item', 'KnownOracleStudy', 'known_oracle_study']
 
-# %% ../nbs/15_known_oracle.ipynb #66c3adb9
+# %% ../nbs/15_known_oracle.ipynb #50edb2db
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +18,7 @@ from .upper import upper_bound
 from .lower import aggregate
 from .assumptions import check_assumptions
 
-# %% ../nbs/15_known_oracle.ipynb #32d9ed3a
+# %% ../nbs/15_known_oracle.ipynb #d47e7d8a
 TASKS = {"color": {"classes": ("red", "blue", "yellow"), "sigma": 0.8, "strong": 0.15, "weak": 0.3},
          "shape": {"classes": ("triangle", "square", "pentagon", "hexagon", "circle"), "sigma": 2.2, "strong": 0.5, "weak": 1.2}}
 
@@ -83,7 +83,7 @@ def draw_item(counts, # counts of one image, one per class
     ax.set_title(", ".join(f"{names[c]} {counts[c]}" for c in range(len(counts))), fontsize=7)
     return ax
 
-# %% ../nbs/15_known_oracle.ipynb #590dba86
+# %% ../nbs/15_known_oracle.ipynb #df010b96
 @dataclass(frozen=True)
 class KnownOracleStudy:
     "One run of a known-oracle counting task: labels, models, and the bounds against the number of annotators."
@@ -103,6 +103,13 @@ class KnownOracleStudy:
         acc = pd.Series(np.bincount(annot, right) / np.bincount(annot), index=self.annotations.annotators)
         return pd.concat([acc, pd.Series({"average annotator": acc.mean(), "strong model": (self.strong == self.oracle).mean(),
                                           "weak model": (self.weak == self.oracle).mean()})])
+    def to_frame(self) -> pd.DataFrame:
+        "Figure 3's curves: per number of annotators K, the bounds and the true average accuracy."
+        return self.curve.copy()
+    def __repr__(self):
+        acc = self.accuracy
+        return (f"KnownOracleStudy(task={self.task!r}, n_items={len(self.oracle)}, n_annotators={self.annotations.n_annotators}, "
+                f"average_accuracy={acc['average annotator']:.4f}, strong={acc['strong model']:.4f}, weak={acc['weak model']:.4f}, seed={self.seed})")
     def table1(self) -> pd.DataFrame:
         "Table 1: eq. 2 averaged over annotator pairs, and eq. 6 (paper's sum) for both models against the majority."
         rows = []

@@ -7,14 +7,15 @@ Docs: https://humancert.github.io/humancert/simulate.html.md"""
 # %% auto #0
 __all__ = ['Simulation', 'noisy_labels', 'simulate_oracle_labels']
 
-# %% ../nbs/03_simulate.ipynb #b079b1b2
+# %% ../nbs/03_simulate.ipynb #1e658e6d
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from .annotations import Annotations
 
-# %% ../nbs/03_simulate.ipynb #44daaa6e
+# %% ../nbs/03_simulate.ipynb #1c6f4e1e
 @dataclass(frozen=True)
 class Simulation:
     "Simulated labels with their oracle."
@@ -27,6 +28,10 @@ class Simulation:
     def average_accuracy(self) -> float:
         "True oracle accuracy of the average annotator, eq. 1."
         return float(self.accuracy.mean())
+    def to_frame(self) -> pd.DataFrame:
+        "One row per annotator: true oracle accuracy and number of labels."
+        return pd.DataFrame({"accuracy": self.accuracy, "labels": np.bincount(self.annotations.codes()[1], minlength=len(self.accuracy))},
+                            index=self.annotations.annotators).rename_axis("annotator")
     def __repr__(self):
         return (f"Simulation(n_items={len(self.oracle)}, n_annotators={len(self.accuracy)}, "
                 f"average_accuracy={self.average_accuracy:.6g}, hard_items={int(self.hard.sum())})")

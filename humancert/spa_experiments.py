@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/spa_experiments.html.md"""
 # %% auto #0
 __all__ = ['SECTION6_GRIDS', 'SPAVarianceStudy', 'spa_variance_study', 'section6_study', 'save_studies', 'load_studies']
 
-# %% ../nbs/22_spa_experiments.ipynb #50a7ec73
+# %% ../nbs/22_spa_experiments.ipynb #6b078553
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +17,7 @@ from .annotations import Annotations, check_annotations
 from .spa import WEIGHTINGS, spa
 from .spa_variance import item_agreement_variance
 
-# %% ../nbs/22_spa_experiments.ipynb #e86397ff
+# %% ../nbs/22_spa_experiments.ipynb #de4f8c84
 def _spa_all(counts, C):
     "SPA under all six weightings at once, from an items x classes count matrix."
     c = counts.astype(np.float64)
@@ -60,6 +60,9 @@ class SPAVarianceStudy:
         stable = (boot_rank == ranks.to_numpy()).mean(0)
         return pd.DataFrame({"sum of curve (x1e4)": est, "bootstrap SE": boots.std(0, ddof=1), "rank": ranks.to_numpy(),
                              "rank reproduced in bootstrap": stable}, index=list(WEIGHTINGS))
+    def to_frame(self) -> pd.DataFrame:
+        "Variance of SPA over rounds: one row per (labels, weighting)."
+        return self.variance().stack().rename("variance").rename_axis(["labels", "weighting"]).to_frame()
     def ranking(self, z:float=2.0, n_boot:int=300, seed:int=0) -> list:
         "Weightings from least to most variance, grouped where paired bootstrap differences are within z SE (ties)."
         rng = np.random.default_rng(seed)
@@ -120,7 +123,7 @@ def spa_variance_study(ann:Annotations, # the full sparse annotations; their lab
             out[r, g] = _spa_all(np.bincount(order[:m], minlength=I * C).reshape(I, C), C)
     return SPAVarianceStudy(name, grid, out, seed)
 
-# %% ../nbs/22_spa_experiments.ipynb #e551fa97
+# %% ../nbs/22_spa_experiments.ipynb #3f70299d
 SECTION6_GRIDS = {"personal attacks": ("personal_attacks", (2_000, 5_000, 10_000, 20_000, 50_000, 100_000)),
                   "GuessTheKarma": ("guessthekarma", (500, 1_000, 2_000, 4_000, 8_000, 16_000))}
 
