@@ -15,9 +15,10 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'KnownOracleStudy', 'known_oracle_study', 'WEIGHTINGS', 'SPA', 'spa', 'spa_weights',
            'item_agreement_variance', 'SPAVarianceStudy', 'spa_variance_study', 'simulate_annotators',
            'iaa_experiment1', 'iaa_experiment2', 'experiment1_summary', 'experiment2_table', 'iaa_general',
-           'iaa_certification']
+           'iaa_certification', 'SCORERS', 'ClassifierScore', 'classifier_score', 'item_scores', 'agreement_score',
+           'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score']
 
-# %% ../nbs/99_package.ipynb #9c61cb88
+# %% ../nbs/99_package.ipynb #9cc2cdc9
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
@@ -33,6 +34,8 @@ from .known_oracle import KnownOracleStudy, known_oracle_study
 from .spa import WEIGHTINGS, SPA, spa, spa_weights
 from .spa_variance import item_agreement_variance
 from .spa_experiments import SPAVarianceStudy, spa_variance_study
+from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, agreement_score, f1_score,
+                               cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score)
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
 
@@ -44,4 +47,5 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "AssumptionReport", "check_assumptions", "table4_inequalities", "KnownOracleStudy", "known_oracle_study",
          "WEIGHTINGS", "SPA", "spa", "spa_weights", "item_agreement_variance", "SPAVarianceStudy", "spa_variance_study",
          "simulate_annotators", "iaa_experiment1", "iaa_experiment2", "experiment1_summary", "experiment2_table",
-         "iaa_general", "iaa_certification"]
+         "iaa_general", "iaa_certification", "SCORERS", "ClassifierScore", "classifier_score", "item_scores",
+         "agreement_score", "f1_score", "cross_entropy_score", "auc_score", "dmi_score", "pearson_score", "spearman_score"]
