@@ -16,9 +16,10 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'item_agreement_variance', 'SPAVarianceStudy', 'spa_variance_study', 'simulate_annotators',
            'iaa_experiment1', 'iaa_experiment2', 'experiment1_summary', 'experiment2_table', 'iaa_general',
            'iaa_certification', 'SCORERS', 'ClassifierScore', 'classifier_score', 'item_scores', 'agreement_score',
-           'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score']
+           'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score', 'COMBINERS',
+           'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner']
 
-# %% ../nbs/99_package.ipynb #9cc2cdc9
+# %% ../nbs/99_package.ipynb #819254dd
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
@@ -36,6 +37,7 @@ from .spa_variance import item_agreement_variance
 from .spa_experiments import SPAVarianceStudy, spa_variance_study
 from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, agreement_score, f1_score,
                                cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score)
+from .combiners import COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
 
@@ -48,4 +50,5 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "WEIGHTINGS", "SPA", "spa", "spa_weights", "item_agreement_variance", "SPAVarianceStudy", "spa_variance_study",
          "simulate_annotators", "iaa_experiment1", "iaa_experiment2", "experiment1_summary", "experiment2_table",
          "iaa_general", "iaa_certification", "SCORERS", "ClassifierScore", "classifier_score", "item_scores",
-         "agreement_score", "f1_score", "cross_entropy_score", "auc_score", "dmi_score", "pearson_score", "spearman_score"]
+         "agreement_score", "f1_score", "cross_entropy_score", "auc_score", "dmi_score", "pearson_score", "spearman_score",
+         "COMBINERS", "Combiner", "Plurality", "Majority", "Frequency", "AnonymousBayesian", "make_combiner"]
