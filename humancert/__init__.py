@@ -17,9 +17,10 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'iaa_experiment1', 'iaa_experiment2', 'experiment1_summary', 'experiment2_table', 'iaa_general',
            'iaa_certification', 'SCORERS', 'ClassifierScore', 'classifier_score', 'item_scores', 'agreement_score',
            'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score', 'COMBINERS',
-           'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner']
+           'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner', 'PowerCurve',
+           'power_curve']
 
-# %% ../nbs/99_package.ipynb #819254dd
+# %% ../nbs/99_package.ipynb #951978fb
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
@@ -38,6 +39,7 @@ from .spa_experiments import SPAVarianceStudy, spa_variance_study
 from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, agreement_score, f1_score,
                                cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score)
 from .combiners import COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner
+from .power_curve import PowerCurve, power_curve
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
 
@@ -51,4 +53,5 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "simulate_annotators", "iaa_experiment1", "iaa_experiment2", "experiment1_summary", "experiment2_table",
          "iaa_general", "iaa_certification", "SCORERS", "ClassifierScore", "classifier_score", "item_scores",
          "agreement_score", "f1_score", "cross_entropy_score", "auc_score", "dmi_score", "pearson_score", "spearman_score",
-         "COMBINERS", "Combiner", "Plurality", "Majority", "Frequency", "AnonymousBayesian", "make_combiner"]
+         "COMBINERS", "Combiner", "Plurality", "Majority", "Frequency", "AnonymousBayesian", "make_combiner",
+         "PowerCurve", "power_curve"]
