@@ -18,9 +18,9 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'iaa_certification', 'SCORERS', 'ClassifierScore', 'classifier_score', 'item_scores', 'agreement_score',
            'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score', 'COMBINERS',
            'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner', 'PowerCurve',
-           'power_curve']
+           'power_curve', 'SurveyEquivalence', 'survey_equivalence', 'equivalence']
 
-# %% ../nbs/99_package.ipynb #951978fb
+# %% ../nbs/99_package.ipynb #f44237b6
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
@@ -40,6 +40,7 @@ from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, a
                                cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score)
 from .combiners import COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner
 from .power_curve import PowerCurve, power_curve
+from .survey_equivalence import SurveyEquivalence, survey_equivalence, equivalence
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
 
@@ -54,4 +55,4 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "iaa_general", "iaa_certification", "SCORERS", "ClassifierScore", "classifier_score", "item_scores",
          "agreement_score", "f1_score", "cross_entropy_score", "auc_score", "dmi_score", "pearson_score", "spearman_score",
          "COMBINERS", "Combiner", "Plurality", "Majority", "Frequency", "AnonymousBayesian", "make_combiner",
-         "PowerCurve", "power_curve"]
+         "PowerCurve", "power_curve", "SurveyEquivalence", "survey_equivalence", "equivalence"]
