@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/power_curve.html.md"""
 # %% auto #0
 __all__ = ['PowerCurve', 'power_curve']
 
-# %% ../nbs/32_power_curve.ipynb #3104cda3
+# %% ../nbs/32_power_curve.ipynb #0b2b5358
 import itertools
 from dataclasses import dataclass, field
 
@@ -19,7 +19,7 @@ from .annotations import Annotations, check_annotations
 from .combiners import make_combiner, AnonymousBayesian, Combiner
 from .scoring import DECOMPOSABLE
 
-# %% ../nbs/32_power_curve.ipynb #13d48ee6
+# %% ../nbs/32_power_curve.ipynb #4ea8fc16
 def _log_comb(n, k):
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
@@ -54,7 +54,67 @@ def _item_curve(combiner, prof, k, scorer, excl_items, mult):
         out[p] = float(P @ contrib)
     return out
 
-def _curve(combiner, prof, mult, K, scorer, excl_items):
+def _lfall(n, r):
+    "log of the falling factorial n (n-1) ... (n-r+1), for n >= r >= 0."
+    return gammaln(n + 1.0) - gammaln(n - r + 1.0)
+
+def _abc_binary(prof, mult, k):
+    "ABC's next-label distributions for two classes at k seen labels: array (k+1 values of y0, profiles, 2)."
+    w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
+    n = w0 + w1
+    z0 = np.arange(k + 2, dtype=np.float64)[:, None]                 # numerator sequences z = (z0, k+1-z0)
+    z1 = k + 1 - z0
+    ok = (w0 >= z0) & (w1 >= z1) & (n >= k + 1)
+    lt = _lfall(w0, np.minimum(z0, w0)) + _lfall(w1, np.minimum(z1, w1)) - _lfall(n, np.minimum(k + 1, n))
+    T = np.where(ok, np.exp(np.where(ok, lt, 0.0)), 0.0)             # (k+2, Q): q(z) per profile
+    S = T @ mult
+    num0 = S[1:, None] - T[1:]                                       # label 0 next: z = (y0 + 1, y1), the own item excluded
+    num1 = S[:-1, None] - T[:-1]                                     # label 1 next: z = (y0, y1 + 1)
+    den = num0 + num1
+    prior0 = (mult @ (w0 / np.maximum(n, 1)) - w0 / np.maximum(n, 1)) / np.maximum(mult.sum() - 1, 1e-300)
+    prior1 = (mult @ (w1 / np.maximum(n, 1)) - w1 / np.maximum(n, 1)) / np.maximum(mult.sum() - 1, 1e-300)
+    back = den <= 1e-300
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d0 = np.where(back, (prior0 / (prior0 + prior1))[None, :], num0 / den)
+    return np.stack([d0, 1 - d0], axis=-1)
+
+def _curve_binary(name, prof, mult, K, scorer, clip=0.02):
+    "The exact curve for two classes, vectorised over (seen counts, profiles) for each k."
+    w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
+    n = w0 + w1
+    c = np.empty(K); S_all = np.full((K, len(prof)), np.nan)
+    for k in range(K):
+        y0 = np.arange(k + 1, dtype=np.float64)[:, None]; y1 = k - y0
+        valid = (y0 <= w0) & (y1 <= w1)
+        lp = _lfall(w0, np.minimum(y0, w0)) - gammaln(y0 + 1) + _lfall(w1, np.minimum(y1, w1)) - gammaln(y1 + 1) \
+             - (_lfall(n, np.minimum(k, n)) - gammaln(k + 1.0))
+        P = np.where(valid, np.exp(np.where(valid, lp, 0.0)), 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            R0 = np.where(n > k, (w0 - y0) / (n - k), 0.0); R1 = np.where(n > k, (w1 - y1) / (n - k), 0.0)
+        if name == "abc": D = _abc_binary(prof, mult, k)
+        else:
+            if name in ("plurality", "majority"): d0 = np.where(y0 > y1, 1.0, np.where(y0 == y1, 0.5, 0.0))
+            else:
+                d0 = y0 / k if k else np.full_like(y0, 0.5)
+                if clip: d0 = np.clip(d0, clip, 1 - clip)
+            D = np.stack(np.broadcast_arrays(d0 * np.ones_like(w0), (1 - d0) * np.ones_like(w0)), axis=-1)
+        Sc = _score_dist(D, scorer)
+        with np.errstate(invalid="ignore"):
+            s = np.where(R0 > 0, R0 * Sc[..., 0], 0.0) + np.where(R1 > 0, R1 * Sc[..., 1], 0.0)
+        use = (n > k) & (mult > 0)
+        bad = valid & use[None, :] & ~np.isfinite(s)
+        if bad.any():
+            raise ValueError(f"the combiner gives probability 0 to a label that occurs (k = {k}); cross-entropy would be -inf. "
+                             "Lower `max_k`, or use a combiner that keeps probabilities away from 0 (frequency clips at 0.02).")
+        sp = np.where(valid, P * np.where(np.isfinite(s), s, 0.0), 0.0).sum(0)
+        S_all[k, use] = sp[use]
+        m = np.where(use, mult, 0.0)
+        c[k] = float((sp * m).sum() / m.sum())
+    return c, S_all
+
+def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True):
+    if vectorise and prof.shape[1] == 2 and type(combiner).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian"):
+        return _curve_binary(combiner.name, prof, mult, K, scorer, getattr(combiner, "clip", 0.0))
     n = prof.sum(1)
     c = np.empty(K)
     S = np.empty((K, len(prof)))
@@ -65,7 +125,7 @@ def _curve(combiner, prof, mult, K, scorer, excl_items):
         c[k] = float(np.nansum(s * m) / m.sum())
     return c, S
 
-# %% ../nbs/32_power_curve.ipynb #e1c0d82f
+# %% ../nbs/32_power_curve.ipynb #583c1137
 @dataclass(frozen=True)
 class PowerCurve:
     "A survey power curve: c_k for k = 0..K-1 raters, with bootstrap samples when requested."
