@@ -18,9 +18,10 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'iaa_certification', 'SCORERS', 'ClassifierScore', 'classifier_score', 'item_scores', 'agreement_score',
            'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score', 'COMBINERS',
            'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner', 'PowerCurve',
-           'power_curve', 'SurveyEquivalence', 'survey_equivalence', 'equivalence']
+           'power_curve', 'SurveyEquivalence', 'survey_equivalence', 'equivalence', 'posterior_predictive',
+           'state_mixture_curve']
 
-# %% ../nbs/99_package.ipynb #f44237b6
+# %% ../nbs/99_package.ipynb #a99306b0
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
@@ -41,6 +42,7 @@ from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, a
 from .combiners import COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner
 from .power_curve import PowerCurve, power_curve
 from .survey_equivalence import SurveyEquivalence, survey_equivalence, equivalence
+from .abc_theory import posterior_predictive, state_mixture_curve
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
 
@@ -55,4 +57,5 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "iaa_general", "iaa_certification", "SCORERS", "ClassifierScore", "classifier_score", "item_scores",
          "agreement_score", "f1_score", "cross_entropy_score", "auc_score", "dmi_score", "pearson_score", "spearman_score",
          "COMBINERS", "Combiner", "Plurality", "Majority", "Frequency", "AnonymousBayesian", "make_combiner",
-         "PowerCurve", "power_curve", "SurveyEquivalence", "survey_equivalence", "equivalence"]
+         "PowerCurve", "power_curve", "SurveyEquivalence", "survey_equivalence", "equivalence",
+         "posterior_predictive", "state_mixture_curve"]
