@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/agreement.html.md"""
 __all__ = ['Agreement', 'item_agreement', 'percent_agreement', 'fleiss_kappa', 'krippendorff_alpha', 'PairwiseAgreement',
            'pairwise_agreement', 'cohen_kappa_pairwise', 'AgreementSummary', 'agreement_summary']
 
-# %% ../nbs/01_agreement.ipynb #41a6ff56
+# %% ../nbs/01_agreement.ipynb #aa766948
 from dataclasses import dataclass, asdict
 
 import numpy as np
@@ -17,7 +17,7 @@ from scipy import sparse
 
 from .annotations import Annotations, check_annotations
 
-# %% ../nbs/01_agreement.ipynb #cb8d648b
+# %% ../nbs/01_agreement.ipynb #3007e6d1
 def _g(x): return f"{x:.6g}"
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Agreement:
 def _check_ann(ann, need_annotators=False, fn=""):
     check_annotations(ann, fn if need_annotators else None)
 
-# %% ../nbs/01_agreement.ipynb #52b8bd9f
+# %% ../nbs/01_agreement.ipynb #bb0af1c5
 def _item_agreement_values(counts):
     "P_i for every item (NaN where n_i < 2) and the mask of items with a pair."
     c = np.asarray(counts, dtype=np.float64)
@@ -65,7 +65,7 @@ def percent_agreement(ann:Annotations, # the annotations
     p = float(vals[has].mean())
     return Agreement("percent", p, p, 0.0, int(has.sum()), int(ann.counts[has].sum()))
 
-# %% ../nbs/01_agreement.ipynb #f4636beb
+# %% ../nbs/01_agreement.ipynb #2bb300c5
 def _chance_corrected(measure, observed, expected, n_items, n_labels, why):
     if expected >= 1 - 1e-15:
         raise ValueError(f"{measure} is undefined for these annotations: chance agreement is 1 because {why}; "
@@ -86,7 +86,7 @@ def fleiss_kappa(ann:Annotations, # the annotations
     return _chance_corrected("fleiss_kappa", float(vals[has].mean()), float((p ** 2).sum()), int(has.sum()),
                              int(n_c.sum()), f"every label is {top!r}")
 
-# %% ../nbs/01_agreement.ipynb #79cb5a7f
+# %% ../nbs/01_agreement.ipynb #dcd98d58
 def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowed)
                       ) -> Agreement:
     "Krippendorff's alpha with the nominal difference, from the coincidence matrix of items with at least two labels."
@@ -101,7 +101,7 @@ def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowe
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
     return _chance_corrected("krippendorff_alpha", observed, expected, int(has.sum()), int(n_dot), f"every label is {top!r}")
 
-# %% ../nbs/01_agreement.ipynb #f873a15b
+# %% ../nbs/01_agreement.ipynb #c6bc5d4f
 @dataclass(frozen=True)
 class PairwiseAgreement:
     "A measure for every pair of annotators, with the number of items each pair shares."
@@ -201,7 +201,7 @@ def cohen_kappa_pairwise(ann:Annotations, # annotations with annotator ids (from
         vals = np.where(defined, (po - pe) / (1 - pe), np.nan)
     return _pairwise(ann, "cohen_kappa", vals, common)
 
-# %% ../nbs/01_agreement.ipynb #34a05097
+# %% ../nbs/01_agreement.ipynb #6b397731
 @dataclass(frozen=True)
 class AgreementSummary:
     "All agreement measures of one set of annotations."

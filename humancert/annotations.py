@@ -7,14 +7,14 @@ Docs: https://humancert.github.io/humancert/data.html.md"""
 # %% auto #0
 __all__ = ['Annotations', 'check_annotations', 'hard_predictions', 'soft_predictions']
 
-# %% ../nbs/00_data.ipynb #8b44df4d
+# %% ../nbs/00_data.ipynb #58c8e80e
 from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-# %% ../nbs/00_data.ipynb #d8cf5ea5
+# %% ../nbs/00_data.ipynb #d0463522
 def _tidy_label(v):
     "Turn numpy scalars into Python ones and integral floats into ints."
     if isinstance(v, np.generic): v = v.item()
@@ -59,7 +59,7 @@ def _check_labels(labels):
         raise ValueError(f"`labels` repeats {dup[:5]!r}; each class must appear once.")
     return classes
 
-# %% ../nbs/00_data.ipynb #69d86442
+# %% ../nbs/00_data.ipynb #9d7f5058
 def _small_int(codes, n):
     "Downcast non-negative codes below `n` to int32 when they fit."
     return codes.astype(np.int32, copy=False) if n < 2**31 else codes.astype(np.int64, copy=False)
@@ -90,7 +90,7 @@ class Annotations:
     def __setattr__(self, name, value): raise AttributeError(f"Annotations is immutable; cannot set {name!r}.")
     def __delattr__(self, name): raise AttributeError(f"Annotations is immutable; cannot delete {name!r}.")
 
-# %% ../nbs/00_data.ipynb #54e7ba48
+# %% ../nbs/00_data.ipynb #90c019c8
 def _check_frame_or_array(x, arg):
     if isinstance(x, pd.DataFrame): return x
     if isinstance(x, (pd.Series, str, bytes, Mapping)) or not hasattr(x, "__len__") and not hasattr(x, "__array__"):
@@ -132,7 +132,7 @@ def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items
     return cls(items=df.index.copy(), annotators=df.columns.copy(), classes=classes,
                counts=_counts_from_codes(item, label, I, len(classes)), item=item, annotator=annot, label=label)
 
-# %% ../nbs/00_data.ipynb #75988a99
+# %% ../nbs/00_data.ipynb #0b251e9c
 def _resolve_duplicates(item, annot, label, K, duplicates):
     "Rows to keep so each (item, annotator) pair has one label, plus the first conflicting row and the number of conflicting pairs."
     key = item.astype(np.int64) * K + annot
@@ -217,7 +217,7 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
                classes=classes, counts=_counts_from_codes(icode, lcode, len(items), len(classes)),
                item=icode, annotator=acode, label=lcode)
 
-# %% ../nbs/00_data.ipynb #0ed0772d
+# %% ../nbs/00_data.ipynb #a02fc007
 @patch(cls_method=True)
 def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns = classes) or 2-d array of non-negative integers
                  labels:Sequence|None=None, # class labels in column order; default the DataFrame's columns or 0..C-1
@@ -261,7 +261,7 @@ def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns =
     dtype = np.int32 if arr.max() < 2**31 else np.int64
     return cls(items=items, annotators=None, classes=classes, counts=arr.astype(dtype))
 
-# %% ../nbs/00_data.ipynb #7dc7ae97
+# %% ../nbs/00_data.ipynb #76c018f1
 def _fmt_classes(classes, n=6):
     s = ", ".join(repr(c) for c in classes[:n])
     return f"[{s}{', ...' if len(classes) > n else ''}]"
@@ -345,7 +345,7 @@ def describe(self:Annotations) -> pd.Series:
                       "sparsity": round(1 - float(n.sum()) / (self.n_items * K), 4) if K else "n/a"},
                      name="annotations", dtype=object)
 
-# %% ../nbs/00_data.ipynb #af5b615c
+# %% ../nbs/00_data.ipynb #5a6c42a3
 @patch
 def relabel(self:Annotations, mapping:Mapping, # old class -> new class; classes not in it keep their label
             labels:Sequence|None=None, # order of the new classes; default sorted
@@ -363,7 +363,7 @@ def relabel(self:Annotations, mapping:Mapping, # old class -> new class; classes
     return Annotations(items=self._items, annotators=self._annotators, classes=classes, counts=counts,
                        item=self._item, annotator=self._annotator, label=label)
 
-# %% ../nbs/00_data.ipynb #818f29a1
+# %% ../nbs/00_data.ipynb #781838e4
 def check_annotations(ann, # the object to check
                       needs_annotators:str|None=None, # what needs annotator ids (for the message), or None if counts suffice
                      ) -> Annotations:

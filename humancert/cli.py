@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/cli.html.md"""
 # %% auto #0
 __all__ = ['FORMATS', 'COMMANDS', 'read_annotations', 'format_report', 'report', 'main']
 
-# %% ../nbs/90_cli.ipynb #eaa2d3b4
+# %% ../nbs/90_cli.ipynb #54ed099c
 import inspect
 import sys
 import traceback
@@ -22,7 +22,7 @@ from .annotations import Annotations
 from .agreement import agreement_summary
 from .datasets import DATASETS, load
 
-# %% ../nbs/90_cli.ipynb #6ff976f0
+# %% ../nbs/90_cli.ipynb #dec4c859
 FORMATS = ("wide", "long", "counts")
 
 def _read_table(path):
@@ -73,7 +73,7 @@ def read_annotations(path:str, # CSV or Parquet file of labels
         df = df.mask(df.isin(list(alts)))
     return Annotations.from_wide(df)
 
-# %% ../nbs/90_cli.ipynb #47034eab
+# %% ../nbs/90_cli.ipynb #6c0ad888
 def _fmt(v, digits=4):
     if isinstance(v, (float, np.floating)): return "n/a" if np.isnan(v) else f"{v:.{digits}f}"
     return str(v)
@@ -114,7 +114,7 @@ def report(input:str=None, # CSV or Parquet file of labels (or use --dataset)
         return format_report(load(dataset).annotations, f"dataset {dataset}")
     return format_report(read_annotations(input, format, item, annotator, label, missing), f"file {input}")
 
-# %% ../nbs/90_cli.ipynb #74790f07
+# %% ../nbs/90_cli.ipynb #97161b4c
 COMMANDS = {"report": (report, ["input"])}   # command -> (function, its positional parameters)
 
 def _usage():

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/combiners.html.md"""
 # %% auto #0
 __all__ = ['COMBINERS', 'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner']
 
-# %% ../nbs/31_combiners.ipynb #90917927
+# %% ../nbs/31_combiners.ipynb #c5308dd8
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,7 +16,7 @@ from scipy.special import gammaln
 
 from .annotations import Annotations, check_annotations
 
-# %% ../nbs/31_combiners.ipynb #e47200a6
+# %% ../nbs/31_combiners.ipynb #46d33249
 def _check_counts_matrix(Y, n_classes):
     Y = np.asarray(Y)
     if Y.ndim != 2 or Y.shape[1] != n_classes:
@@ -70,7 +70,7 @@ class Frequency(Combiner):
             P = P / P.sum(1, keepdims=True)
         return P
 
-# %% ../nbs/31_combiners.ipynb #fd6977b4
+# %% ../nbs/31_combiners.ipynb #6a9920f1
 class AnonymousBayesian(Combiner):
     "ABC (Algorithms 5-6): next-label probabilities learned from all items, the predicted item excluded."
     name, soft = "abc", True
@@ -129,7 +129,7 @@ class AnonymousBayesian(Combiner):
             cache[key] = out[r] = p
         return out
 
-# %% ../nbs/31_combiners.ipynb #56336220
+# %% ../nbs/31_combiners.ipynb #4902c70d
 COMBINERS = ("plurality", "majority", "frequency", "abc")
 
 def make_combiner(name:str, # 'plurality', 'majority', 'frequency' or 'abc'

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/datasets.html.md"""
 # %% auto #0
 __all__ = ['DATASETS', 'Dataset', 'data_path', 'load']
 
-# %% ../nbs/02_datasets.ipynb #c724487a
+# %% ../nbs/02_datasets.ipynb #d73017a5
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.util import find_spec
@@ -18,7 +18,7 @@ import pandas as pd
 
 from .annotations import Annotations
 
-# %% ../nbs/02_datasets.ipynb #d9c8d43d
+# %% ../nbs/02_datasets.ipynb #e4d7bcef
 DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma")
 
 @dataclass(frozen=True)

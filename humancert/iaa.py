@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/iaa_ceiling.html.md"""
 __all__ = ['EXPERIMENT2_GRID', 'determinism', 'simulate_annotators', 'fit_logistic', 'f1', 'kappa', 'iaa_experiment1',
            'iaa_experiment2', 'experiment1_summary', 'experiment2_table', 'iaa_general', 'iaa_certification']
 
-# %% ../nbs/40_iaa_ceiling.ipynb #e8c58e0f
+# %% ../nbs/40_iaa_ceiling.ipynb #198dfff8
 import itertools
 from dataclasses import dataclass
 
@@ -18,7 +18,7 @@ from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, softmax
 
-# %% ../nbs/40_iaa_ceiling.ipynb #97089a2b
+# %% ../nbs/40_iaa_ceiling.ipynb #4dfac5ef
 def _check_gamma(gamma):
     if isinstance(gamma, bool) or not isinstance(gamma, (int, float, np.integer, np.floating)) or not np.isfinite(gamma) or gamma < 0:
         raise ValueError(f"`gamma` must be a number >= 0 (0: random choice, 1: the activation, large: deterministic), got {gamma!r}.")
@@ -98,7 +98,7 @@ def kappa(a, # boolean labels, shape (..., n)
     pe = pa * pb + (1 - pa) * (1 - pb)
     return np.where(pe < 1, (po - pe) / np.where(pe < 1, 1 - pe, 1.0), np.nan)
 
-# %% ../nbs/40_iaa_ceiling.ipynb #993cbc58
+# %% ../nbs/40_iaa_ceiling.ipynb #438c2393
 def _check_sims(n_sims, name="n_sims"):
     if isinstance(n_sims, bool) or not isinstance(n_sims, (int, np.integer)) or n_sims < 2:
         raise ValueError(f"`{name}` must be an integer >= 2, got {n_sims!r}.")
@@ -157,7 +157,7 @@ def iaa_experiment2(n_sims:int=400, # simulations per condition (the paper: 400)
     cols = ["b2", "gamma", "m", "model_noise", "iaa_f1", "model_f1", "iaa_kappa", "model_kappa", "annotator_accuracy", "model_accuracy"]
     return pd.concat(frames, ignore_index=True)[cols].rename_axis("simulation")
 
-# %% ../nbs/40_iaa_ceiling.ipynb #88ac1416
+# %% ../nbs/40_iaa_ceiling.ipynb #9b73d357
 def experiment1_summary(df:pd.DataFrame, # output of iaa_experiment1
                        ) -> pd.DataFrame:
     "Means of model and IAA per metric, paired and unpaired t statistics, and the IAA-model correlation (Figure 1)."
@@ -186,7 +186,7 @@ def experiment2_table(df:pd.DataFrame, # output of iaa_experiment2
     out["significant"] = (out["ci_low"] > 0) | (out["ci_high"] < 0)
     return out
 
-# %% ../nbs/40_iaa_ceiling.ipynb #3378a3a4
+# %% ../nbs/40_iaa_ceiling.ipynb #10732070
 def _multinomial_fit(X, y, C, l2=1.0):
     "Multinomial logistic regression (intercepts unpenalised) by L-BFGS; returns a (d+1) x C weight matrix."
     Xb = np.column_stack([np.ones(len(X)), X])
@@ -255,7 +255,7 @@ def iaa_general(n_annotators:int=4, # annotators K >= 2
                      "model_kappa": np.nanmean([_kappa_multi(yhat, yte[j], C) for j in range(K)])})
     return pd.DataFrame(rows).assign(n_annotators=K, n_classes=C, gamma=gamma, m=m, bias=bias).rename_axis("simulation")
 
-# %% ../nbs/40_iaa_ceiling.ipynb #49d63c68
+# %% ../nbs/40_iaa_ceiling.ipynb #0f6a114c
 def iaa_certification(n_sims:int=50, # simulations per condition
                       n_test:int=2000, # test items
                       n_annotators:int=2, # annotators K; intercepts spread evenly over [-b2, b2]

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/known_oracle.html.md"""
 # %% auto #0
 __all__ = ['TASKS', 'count_task', 'miscount', 'draw_item', 'KnownOracleStudy', 'known_oracle_study']
 
-# %% ../nbs/15_known_oracle.ipynb #50edb2db
+# %% ../nbs/15_known_oracle.ipynb #5bb6c21f
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +18,7 @@ from .upper import upper_bound
 from .lower import aggregate
 from .assumptions import check_assumptions
 
-# %% ../nbs/15_known_oracle.ipynb #d47e7d8a
+# %% ../nbs/15_known_oracle.ipynb #7b6a67ed
 TASKS = {"color": {"classes": ("red", "blue", "yellow"), "sigma": 0.8, "strong": 0.15, "weak": 0.3},
          "shape": {"classes": ("triangle", "square", "pentagon", "hexagon", "circle"), "sigma": 2.2, "strong": 0.5, "weak": 1.2}}
 
@@ -83,7 +83,7 @@ def draw_item(counts, # counts of one image, one per class
     ax.set_title(", ".join(f"{names[c]} {counts[c]}" for c in range(len(counts))), fontsize=7)
     return ax
 
-# %% ../nbs/15_known_oracle.ipynb #df010b96
+# %% ../nbs/15_known_oracle.ipynb #dcc0c94e
 @dataclass(frozen=True)
 class KnownOracleStudy:
     "One run of a known-oracle counting task: labels, models, and the bounds against the number of annotators."

@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/scoring.html.md"""
 __all__ = ['SCORERS', 'DECOMPOSABLE', 'agreement_score', 'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score',
            'pearson_score', 'spearman_score', 'ClassifierScore', 'item_scores', 'classifier_score']
 
-# %% ../nbs/30_scoring.ipynb #126a62c6
+# %% ../nbs/30_scoring.ipynb #d762dc25
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +17,7 @@ from scipy import stats
 
 from .annotations import Annotations, check_annotations
 
-# %% ../nbs/30_scoring.ipynb #b5da2111
+# %% ../nbs/30_scoring.ipynb #720e91da
 def _split(pred, n_classes):
     "(hard codes or None, soft matrix or None) from a prediction array."
     a = np.asarray(pred)
@@ -120,7 +120,7 @@ SCORERS = {"agreement": agreement_score, "f1": f1_score, "cross_entropy": cross_
            "dmi": dmi_score, "pearson": pearson_score, "spearman": spearman_score}
 DECOMPOSABLE = ("agreement", "cross_entropy")   # means over items of a per-item score
 
-# %% ../nbs/30_scoring.ipynb #b4f7ed1d
+# %% ../nbs/30_scoring.ipynb #2517fec8
 @dataclass(frozen=True)
 class ClassifierScore:
     "A classifier's score against human raters (Algorithm 1)."

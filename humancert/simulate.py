@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/simulate.html.md"""
 # %% auto #0
 __all__ = ['Simulation', 'noisy_labels', 'simulate_oracle_labels']
 
-# %% ../nbs/03_simulate.ipynb #1e658e6d
+# %% ../nbs/03_simulate.ipynb #52d9ce2e
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,7 +15,7 @@ import pandas as pd
 
 from .annotations import Annotations
 
-# %% ../nbs/03_simulate.ipynb #1c6f4e1e
+# %% ../nbs/03_simulate.ipynb #e585e8f8
 @dataclass(frozen=True)
 class Simulation:
     "Simulated labels with their oracle."

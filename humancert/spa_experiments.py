@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/spa_experiments.html.md"""
 # %% auto #0
 __all__ = ['SECTION6_GRIDS', 'SPAVarianceStudy', 'spa_variance_study', 'section6_study', 'save_studies', 'load_studies']
 
-# %% ../nbs/22_spa_experiments.ipynb #6b078553
+# %% ../nbs/22_spa_experiments.ipynb #87a44589
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +17,7 @@ from .annotations import Annotations, check_annotations
 from .spa import WEIGHTINGS, spa
 from .spa_variance import item_agreement_variance
 
-# %% ../nbs/22_spa_experiments.ipynb #de4f8c84
+# %% ../nbs/22_spa_experiments.ipynb #32b5a4ad
 def _spa_all(counts, C):
     "SPA under all six weightings at once, from an items x classes count matrix."
     c = counts.astype(np.float64)
@@ -123,7 +123,7 @@ def spa_variance_study(ann:Annotations, # the full sparse annotations; their lab
             out[r, g] = _spa_all(np.bincount(order[:m], minlength=I * C).reshape(I, C), C)
     return SPAVarianceStudy(name, grid, out, seed)
 
-# %% ../nbs/22_spa_experiments.ipynb #3f70299d
+# %% ../nbs/22_spa_experiments.ipynb #7b12fec2
 SECTION6_GRIDS = {"personal attacks": ("personal_attacks", (2_000, 5_000, 10_000, 20_000, 50_000, 100_000)),
                   "GuessTheKarma": ("guessthekarma", (500, 1_000, 2_000, 4_000, 8_000, 16_000))}
 

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/survey_equivalence.html.md"""
 # %% auto #0
 __all__ = ['equivalence', 'SurveyEquivalence', 'survey_equivalence']
 
-# %% ../nbs/33_survey_equivalence.ipynb #2cab977c
+# %% ../nbs/33_survey_equivalence.ipynb #60757a4e
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +18,7 @@ from .scoring import item_scores, DECOMPOSABLE
 from .power_curve import power_curve, PowerCurve, _curve
 from .combiners import make_combiner, AnonymousBayesian
 
-# %% ../nbs/33_survey_equivalence.ipynb #7d366052
+# %% ../nbs/33_survey_equivalence.ipynb #30c55c1b
 def equivalence(h:float, # the classifier's score
                 curve, # c_0, c_1, ..., c_K
                ) -> tuple:

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/upper_bound.html.md"""
 # %% auto #0
 __all__ = ['KINDS', 'Bound', 'upper_terms', 'upper_weights', 'upper_bound']
 
-# %% ../nbs/10_upper_bound.ipynb #5770d099
+# %% ../nbs/10_upper_bound.ipynb #cde21053
 from dataclasses import dataclass, asdict
 
 import numpy as np
@@ -15,7 +15,7 @@ import pandas as pd
 
 from .annotations import Annotations, check_annotations
 
-# %% ../nbs/10_upper_bound.ipynb #b2d550ff
+# %% ../nbs/10_upper_bound.ipynb #2327e16b
 def _g(x): return "None" if x is None else f"{x:.6g}"
 
 @dataclass(frozen=True)
