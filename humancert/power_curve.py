@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/power_curve.html.md"""
 # %% auto #0
 __all__ = ['PowerCurve', 'power_curve']
 
-# %% ../nbs/32_power_curve.ipynb #0b2b5358
+# %% ../nbs/32_power_curve.ipynb #43395e03
 import itertools
 from dataclasses import dataclass, field
 
@@ -16,10 +16,10 @@ import pandas as pd
 from scipy.special import gammaln
 
 from .annotations import Annotations, check_annotations
-from .combiners import make_combiner, AnonymousBayesian, Combiner
+from .combiners import make_combiner, AnonymousBayesian
 from .scoring import DECOMPOSABLE
 
-# %% ../nbs/32_power_curve.ipynb #4ea8fc16
+# %% ../nbs/32_power_curve.ipynb #0822698e
 def _log_comb(n, k):
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
@@ -115,7 +115,6 @@ def _curve_binary(name, prof, mult, K, scorer, clip=0.02):
 def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True):
     if vectorise and prof.shape[1] == 2 and type(combiner).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian"):
         return _curve_binary(combiner.name, prof, mult, K, scorer, getattr(combiner, "clip", 0.0))
-    n = prof.sum(1)
     c = np.empty(K)
     S = np.empty((K, len(prof)))
     for k in range(K):
@@ -125,7 +124,7 @@ def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True):
         c[k] = float(np.nansum(s * m) / m.sum())
     return c, S
 
-# %% ../nbs/32_power_curve.ipynb #583c1137
+# %% ../nbs/32_power_curve.ipynb #9e465f02
 @dataclass(frozen=True)
 class PowerCurve:
     "A survey power curve: c_k for k = 0..K-1 raters, with bootstrap samples when requested."
@@ -191,7 +190,6 @@ def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
     counts = np.asarray(ann.counts)
     prof, inv = np.unique(counts, axis=0, return_inverse=True)
     inv = inv.ravel()
-    first = np.array([np.flatnonzero(inv == p)[0] for p in range(len(prof))])   # a representative item per profile
     mult = np.bincount(inv, minlength=len(prof)).astype(np.float64)
     if comb.name == "abc": comb = AnonymousBayesian(prof, weights=mult)
     values, _ = _curve(comb, prof, mult, K, scorer, np.arange(len(prof)))

@@ -8,16 +8,16 @@ Docs: https://humancert.github.io/humancert/scoring.html.md"""
 __all__ = ['SCORERS', 'DECOMPOSABLE', 'agreement_score', 'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score',
            'pearson_score', 'spearman_score', 'ClassifierScore', 'item_scores', 'classifier_score']
 
-# %% ../nbs/30_scoring.ipynb #d762dc25
+# %% ../nbs/30_scoring.ipynb #71baae8d
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .annotations import Annotations, check_annotations
+from .annotations import Annotations, check_annotations, hard_predictions, soft_predictions
 
-# %% ../nbs/30_scoring.ipynb #720e91da
+# %% ../nbs/30_scoring.ipynb #6bacd95f
 def _split(pred, n_classes):
     "(hard codes or None, soft matrix or None) from a prediction array."
     a = np.asarray(pred)
@@ -120,7 +120,7 @@ SCORERS = {"agreement": agreement_score, "f1": f1_score, "cross_entropy": cross_
            "dmi": dmi_score, "pearson": pearson_score, "spearman": spearman_score}
 DECOMPOSABLE = ("agreement", "cross_entropy")   # means over items of a per-item score
 
-# %% ../nbs/30_scoring.ipynb #2517fec8
+# %% ../nbs/30_scoring.ipynb #02bfece8
 @dataclass(frozen=True)
 class ClassifierScore:
     "A classifier's score against human raters (Algorithm 1)."
