@@ -7,14 +7,14 @@ Docs: https://humancert.github.io/humancert/abc_theory.html.md"""
 # %% auto #0
 __all__ = ['posterior_predictive', 'state_mixture_curve']
 
-# %% ../nbs/34_abc_theory.ipynb #1dba30a3
+# %% ../nbs/34_abc_theory.ipynb #b170a9a6
 import itertools
 
 import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-# %% ../nbs/34_abc_theory.ipynb #8b20bbaa
+# %% ../nbs/34_abc_theory.ipynb #07cc6713
 def _check_mixture(states, weights):
     S = np.asarray(states, dtype=np.float64)
     if S.ndim == 1: S = np.column_stack([1 - S, S])                 # binary: probability of the second class

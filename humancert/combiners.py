@@ -7,16 +7,13 @@ Docs: https://humancert.github.io/humancert/combiners.html.md"""
 # %% auto #0
 __all__ = ['COMBINERS', 'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner']
 
-# %% ../nbs/31_combiners.ipynb #c5308dd8
-from dataclasses import dataclass, field
-
+# %% ../nbs/31_combiners.ipynb #dffa9ab7
 import numpy as np
-import pandas as pd
 from scipy.special import gammaln
 
 from .annotations import Annotations, check_annotations
 
-# %% ../nbs/31_combiners.ipynb #46d33249
+# %% ../nbs/31_combiners.ipynb #db116a17
 def _check_counts_matrix(Y, n_classes):
     Y = np.asarray(Y)
     if Y.ndim != 2 or Y.shape[1] != n_classes:
@@ -54,32 +51,41 @@ class Majority(Plurality):
         if n_classes != 2: raise ValueError(f"majority vote is defined for two classes, these have {n_classes}; use 'plurality'.")
         super().__init__(n_classes)
 
+def _check_clip(clip, n_classes):
+    if isinstance(clip, bool) or not isinstance(clip, (int, float, np.floating)) or not 0 <= clip < 1 / n_classes:
+        raise ValueError(f"`clip` must lie in [0, 1/C) = [0, {1 / n_classes:.3g}), got {clip!r}.")
+    return float(clip)
+
+def _clip_probs(P, clip):
+    "Probabilities clipped to [clip, 1 - clip] and renormalised (unchanged for clip = 0)."
+    if clip <= 0: return P
+    P = np.clip(P, clip, 1 - clip)
+    return P / P.sum(-1, keepdims=True)
+
 class Frequency(Combiner):
     "Share of each label among the k; probabilities clipped to [clip, 1 - clip] and renormalised; uniform for k = 0."
     name, soft = "frequency", True
     def __init__(self, n_classes:int, clip:float=0.02):
         super().__init__(n_classes)
-        if not 0 <= clip < 1 / n_classes: raise ValueError(f"`clip` must lie in [0, 1/C) = [0, {1 / n_classes:.3g}), got {clip!r}.")
-        self.clip = float(clip)
+        self.clip = _check_clip(clip, n_classes)
     def distribution(self, Y, items=None):
         Y = _check_counts_matrix(Y, self.n_classes).astype(np.float64)
         k = Y.sum(1, keepdims=True)
         P = np.where(k > 0, Y / np.maximum(k, 1), 1 / self.n_classes)
-        if self.clip > 0:
-            P = np.clip(P, self.clip, 1 - self.clip)
-            P = P / P.sum(1, keepdims=True)
-        return P
+        return _clip_probs(P, self.clip)
 
-# %% ../nbs/31_combiners.ipynb #6a9920f1
+# %% ../nbs/31_combiners.ipynb #6e4c01b6
 class AnonymousBayesian(Combiner):
     "ABC (Algorithms 5-6): next-label probabilities learned from all items, the predicted item excluded."
     name, soft = "abc", True
     def __init__(self, counts, # items x C label counts of the whole dataset W
                  weights=None, # optional multiplicity of each item (a bootstrap sample), default 1
+                 clip:float=0.0, # floor on each probability, renormalised (0: the paper's ABC, which can give 0)
                 ):
         counts = np.asarray(counts)
         super().__init__(counts.shape[1])
         self.counts = _check_counts_matrix(counts, self.n_classes)
+        self.clip = _check_clip(clip, self.n_classes)
         self.n = self.counts.sum(1)
         prof, inv = np.unique(self.counts, axis=0, return_inverse=True)      # distinct count profiles
         self._prof, self._inv = prof, inv.ravel()
@@ -125,23 +131,23 @@ class AnonymousBayesian(Combiner):
             if den <= 1e-300:
                 self.fallbacks += 1
                 p = self.distribution(np.zeros((1, C), dtype=int), None if it is None else [it])[0]
-            else: p = num / den
+            else: p = _clip_probs(num / den, self.clip)
             cache[key] = out[r] = p
         return out
 
-# %% ../nbs/31_combiners.ipynb #4902c70d
+# %% ../nbs/31_combiners.ipynb #c6741f23
 COMBINERS = ("plurality", "majority", "frequency", "abc")
 
 def make_combiner(name:str, # 'plurality', 'majority', 'frequency' or 'abc'
                   ann:Annotations, # the data (ABC learns from it; the others only need the number of classes)
-                  clip:float=0.02, # frequency combiner's clipping
+                  clip:float|None=None, # probability floor: default 0.02 for frequency (the paper's), 0 for ABC
                  ) -> Combiner:
     "A combiner for these annotations, by name."
     check_annotations(ann)
     if isinstance(name, Combiner): return name
     if name not in COMBINERS: raise ValueError(f"`combiner` must be one of {list(COMBINERS)}, got {name!r}.")
     C = ann.n_classes
-    if name == "plurality": return Plurality(C)
-    if name == "majority": return Majority(C)
-    if name == "frequency": return Frequency(C, clip)
-    return AnonymousBayesian(np.asarray(ann.counts))
+    if name == "frequency": return Frequency(C, 0.02 if clip is None else clip)
+    if name == "abc": return AnonymousBayesian(np.asarray(ann.counts), clip=0.0 if clip is None else clip)
+    if clip: raise ValueError(f"`clip` applies to the soft combiners ('frequency', 'abc'); the {name} combiner outputs a label.")
+    return Plurality(C) if name == "plurality" else Majority(C)

@@ -7,19 +7,24 @@ Docs: https://humancert.github.io/humancert/power_curve.html.md"""
 # %% auto #0
 __all__ = ['PowerCurve', 'power_curve']
 
-# %% ../nbs/32_power_curve.ipynb #43395e03
+# %% ../nbs/32_power_curve.ipynb #e44c05b6
 import itertools
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
 from .annotations import Annotations, check_annotations
-from .combiners import make_combiner, AnonymousBayesian
-from .scoring import DECOMPOSABLE
+from .combiners import make_combiner, AnonymousBayesian, _clip_probs
+from .scoring import DECOMPOSABLE, SCORERS
 
-# %% ../nbs/32_power_curve.ipynb #0822698e
+# %% ../nbs/32_power_curve.ipynb #aa6b472a
+_ZERO_MSG = ("the combiner gives probability 0 to a label that occurs (k = {k}): no other item has a precedent for it, "
+             "so the cross-entropy is -inf. Lower `max_k` below {k}, or pass `clip=0.01` (a probability floor, as the "
+             "frequency combiner's 0.02).")
+
 def _log_comb(n, k):
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
@@ -48,9 +53,7 @@ def _item_curve(combiner, prof, k, scorer, excl_items, mult):
         with np.errstate(invalid="ignore"):                # 0 * -inf where a label has no remaining copy
             contrib = np.where(R > 0, R * S, 0.0).sum(1)
         if not np.isfinite(contrib).all():
-            raise ValueError(f"the combiner gives probability 0 to a label that occurs (k = {k}); cross-entropy would be -inf. "
-                             "Use a combiner that keeps probabilities away from 0 (frequency clips at 0.02; ABC does not, "
-                             "but only gives 0 to label combinations no other item has).")
+            raise ValueError(_ZERO_MSG.format(k=k))
         out[p] = float(P @ contrib)
     return out
 
@@ -58,7 +61,7 @@ def _lfall(n, r):
     "log of the falling factorial n (n-1) ... (n-r+1), for n >= r >= 0."
     return gammaln(n + 1.0) - gammaln(n - r + 1.0)
 
-def _abc_binary(prof, mult, k):
+def _abc_binary(prof, mult, k, clip=0.0):
     "ABC's next-label distributions for two classes at k seen labels: array (k+1 values of y0, profiles, 2)."
     w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
     n = w0 + w1
@@ -76,7 +79,7 @@ def _abc_binary(prof, mult, k):
     back = den <= 1e-300
     with np.errstate(invalid="ignore", divide="ignore"):
         d0 = np.where(back, (prior0 / (prior0 + prior1))[None, :], num0 / den)
-    return np.stack([d0, 1 - d0], axis=-1)
+    return _clip_probs(np.stack([d0, 1 - d0], axis=-1), clip)
 
 def _curve_binary(name, prof, mult, K, scorer, clip=0.02):
     "The exact curve for two classes, vectorised over (seen counts, profiles) for each k."
@@ -91,7 +94,7 @@ def _curve_binary(name, prof, mult, K, scorer, clip=0.02):
         P = np.where(valid, np.exp(np.where(valid, lp, 0.0)), 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             R0 = np.where(n > k, (w0 - y0) / (n - k), 0.0); R1 = np.where(n > k, (w1 - y1) / (n - k), 0.0)
-        if name == "abc": D = _abc_binary(prof, mult, k)
+        if name == "abc": D = _abc_binary(prof, mult, k, clip)
         else:
             if name in ("plurality", "majority"): d0 = np.where(y0 > y1, 1.0, np.where(y0 == y1, 0.5, 0.0))
             else:
@@ -104,8 +107,7 @@ def _curve_binary(name, prof, mult, K, scorer, clip=0.02):
         use = (n > k) & (mult > 0)
         bad = valid & use[None, :] & ~np.isfinite(s)
         if bad.any():
-            raise ValueError(f"the combiner gives probability 0 to a label that occurs (k = {k}); cross-entropy would be -inf. "
-                             "Lower `max_k`, or use a combiner that keeps probabilities away from 0 (frequency clips at 0.02).")
+            raise ValueError(_ZERO_MSG.format(k=k))
         sp = np.where(valid, P * np.where(np.isfinite(s), s, 0.0), 0.0).sum(0)
         S_all[k, use] = sp[use]
         m = np.where(use, mult, 0.0)
@@ -124,7 +126,59 @@ def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True):
         c[k] = float(np.nansum(s * m) / m.sum())
     return c, S
 
-# %% ../nbs/32_power_curve.ipynb #9e465f02
+# %% ../nbs/32_power_curve.ipynb #df30571e
+def _draw_orders(counts, rng, K):
+    "One random order of every item's labels: (I, K + 1) label codes by position (-1 past the item's labels)."
+    I, C = counts.shape
+    n = counts.sum(1)
+    lab = np.repeat(np.tile(np.arange(C), I), counts.ravel())             # labels grouped by item
+    item = np.repeat(np.arange(I), n)
+    order = np.argsort(item + rng.random(len(lab)), kind="stable")       # shuffle within items, items stay grouped
+    rank = np.arange(len(lab)) - np.repeat(np.cumsum(n) - n, n)
+    keep = rank <= K
+    M = np.full((I, K + 1), -1, dtype=np.int64)
+    M[item[keep], rank[keep]] = lab[order][keep]
+    return M
+
+def _predict_table(comb, prof, mult, k, Y, prof_of_row):
+    "Combiner output for survey counts Y (rows of items with profile prof_of_row), vectorised where possible."
+    if comb.name == "abc" and prof.shape[1] == 2:
+        return _abc_binary(prof, mult, k, comb.clip)[Y[:, 0], prof_of_row]
+    return comb.distribution(Y, prof_of_row if comb.name == "abc" else None)
+
+def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None):
+    "Algorithm 3 by sampling: (c_k, its Monte Carlo SE, the classifier's score on the same references or None)."
+    counts = prof[inv]
+    use = mult_items > 0
+    rows = np.repeat(np.arange(len(inv)), mult_items.astype(np.int64))   # bootstrap copies as separate rows
+    counts, p_row = counts[rows], inv[rows]
+    n = counts.sum(1)
+    mult = np.bincount(p_row, minlength=len(prof)).astype(np.float64)
+    C = prof.shape[1]
+    vals = np.full((n_draws, K), np.nan); hv = np.full((n_draws, K), np.nan)
+    for d in range(n_draws):
+        M = _draw_orders(counts, rng, K)
+        onehot = (M[:, :K, None] == np.arange(C)).astype(np.int64)
+        Ycum = np.concatenate([np.zeros((len(M), 1, C), dtype=np.int64), np.cumsum(onehot, 1)], 1)
+        for k in range(K):
+            el = n > k
+            Y, ref = Ycum[el, k], M[el, k]
+            D = _predict_table(comb, prof, mult, k, Y, p_row[el])
+            P = D if comb.soft else (rng.random((len(D), 1)) > np.cumsum(D, 1)).sum(1).clip(max=C - 1)
+            try: vals[d, k] = fn(P, ref, C)
+            except ValueError: pass                                       # undefined on this draw (e.g. one class)
+            if pred is not None:
+                try: hv[d, k] = fn(pred[rows][el], ref, C)
+                except ValueError: pass
+    bad = np.isnan(vals).all(0)
+    if bad.any():
+        raise ValueError(f"the score is undefined on every draw at k = {int(np.flatnonzero(bad)[0])} (e.g. AUC or a "
+                         "correlation when every reference label is the same class); use fewer k (`max_k`) or another scorer.")
+    with np.errstate(invalid="ignore"):
+        se = np.nanstd(vals, 0, ddof=1) / np.sqrt((~np.isnan(vals)).sum(0)) if n_draws > 1 else np.full(K, np.nan)
+    return np.nanmean(vals, 0), se, (None if pred is None else np.nanmean(hv, 0))
+
+# %% ../nbs/32_power_curve.ipynb #715c10c8
 @dataclass(frozen=True)
 class PowerCurve:
     "A survey power curve: c_k for k = 0..K-1 raters, with bootstrap samples when requested."
@@ -134,6 +188,8 @@ class PowerCurve:
     values: np.ndarray       # c_k
     n_items: np.ndarray      # items with more than k labels, per k
     samples: np.ndarray = field(repr=False)   # bootstrap curves, shape (n_bootstrap, K); empty without bootstrap
+    method: str = "exact"    # 'exact' (expectation over subsets) or 'sampled' (Algorithm 3's random subsets)
+    mc_se: np.ndarray|None = field(default=None, repr=False)   # Monte Carlo standard error of c_k (0 when exact)
 
     @property
     def lower(self) -> np.ndarray:
@@ -144,13 +200,14 @@ class PowerCurve:
         "97.5 % bootstrap quantile per k (NaN when no bootstrap was run)."
         return np.quantile(self.samples, 0.975, axis=0) if len(self.samples) else np.full(len(self.k), np.nan)
     def to_frame(self) -> pd.DataFrame:
-        "One row per k: c_k, its bootstrap interval, and the items behind it."
-        return pd.DataFrame({"c_k": self.values, "lower": self.lower, "upper": self.upper, "n_items": self.n_items},
+        "One row per k: c_k, its bootstrap interval, its Monte Carlo SE, and the items behind it."
+        se = np.zeros(len(self.k)) if self.mc_se is None else self.mc_se
+        return pd.DataFrame({"c_k": self.values, "lower": self.lower, "upper": self.upper, "mc_se": se, "n_items": self.n_items},
                             index=pd.Index(self.k, name="k"))
     def __repr__(self):
         v = ", ".join(f"{x:.4f}" for x in self.values[:6])
         return (f"PowerCurve(combiner={self.combiner!r}, scorer={self.scorer!r}, K={len(self.k)}, "
-                f"c=[{v}{', ...' if len(self.values) > 6 else ''}], n_bootstrap={len(self.samples)})")
+                f"c=[{v}{', ...' if len(self.values) > 6 else ''}], n_bootstrap={len(self.samples)}, method={self.method!r})")
     def plot(self, ax=None, label=None):
         "The curve with its 95 % bootstrap interval."
         import matplotlib.pyplot as plt
@@ -160,50 +217,72 @@ class PowerCurve:
         ax.set(xlabel="number of raters k", ylabel=f"expected {self.scorer} vs a held-out rater")
         return ax
 
-def _check_curve_args(ann, scorer, n_bootstrap, max_k):
+def _check_curve_args(ann, scorer, n_bootstrap, max_k, method, max_subsets):
     check_annotations(ann)
-    if scorer not in DECOMPOSABLE:
-        raise ValueError(f"`scorer`: power curves are computed exactly for {list(DECOMPOSABLE)}, got {scorer!r}; "
-                         "other scorers (F1, AUC, DMI, correlations) need sampled curves, which are not available yet.")
+    if scorer not in SCORERS:
+        raise ValueError(f"`scorer` must be one of {list(SCORERS)}, got {scorer!r}.")
+    if method not in ("auto", "exact", "sampled"):
+        raise ValueError(f"`method` must be 'auto', 'exact' or 'sampled', got {method!r}.")
+    if method == "exact" and scorer not in DECOMPOSABLE:
+        raise ValueError(f"`method`: exact curves exist for the scorers that are means over items {list(DECOMPOSABLE)}; "
+                         f"{scorer!r} needs method='sampled' (or 'auto').")
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
         raise ValueError(f"`n_bootstrap` must be an integer >= 0, got {n_bootstrap!r}.")
-    nmax = int(np.asarray(ann.n_labels).max())
-    if max_k is not None and (not isinstance(max_k, (int, np.integer)) or not 0 <= max_k < nmax):
+    if isinstance(max_subsets, bool) or not isinstance(max_subsets, (int, np.integer)) or max_subsets < 2:
+        raise ValueError(f"`max_subsets` must be an integer >= 2 (random draws per k of a sampled curve), got {max_subsets!r}.")
+    n = np.asarray(ann.n_labels)
+    nmax = int(n.max())
+    if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or not 0 <= max_k < nmax):
         raise ValueError(f"`max_k` must be an integer from 0 to {nmax - 1} (k raters need at least one more as reference; "
                          f"the largest item has {nmax} labels), got {max_k!r}.")
-    return nmax if max_k is None else max_k + 1
+    return (nmax if max_k is None else max_k + 1), ("exact" if (method == "exact" or method == "auto" and scorer in DECOMPOSABLE) else "sampled")
 
-def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
-                combiner="abc", # 'plurality', 'majority', 'frequency', 'abc', or a Combiner
-                scorer:str="cross_entropy", # 'agreement' or 'cross_entropy'
-                n_bootstrap:int=0, # bootstrap samples of items for intervals (the paper: 500)
-                seed=0, # seed of the bootstrap
-                max_k:int|None=None, # largest k; default (most labels on an item) - 1
-                progress:bool=False, # tqdm progress bar over bootstrap samples, if tqdm is installed
-               ) -> PowerCurve:
-    "Survey power curve (Algorithm 3), exact in expectation over rater subsets, with optional bootstrap over items."
-    K = _check_curve_args(ann, scorer, n_bootstrap, max_k)
-    comb = make_combiner(combiner, ann)
+def _soft_check(comb, scorer):
     if scorer == "cross_entropy" and not comb.soft:
         raise ValueError(f"cross-entropy needs probabilities, and the {comb.name} combiner outputs a label; "
                          "use combiner='frequency' or 'abc' with cross-entropy, or score a vote with 'agreement'.")
+
+def _relearn(comb, prof, m):
+    "The combiner for a (re)weighted sample of count profiles: ABC is relearned, the others do not learn."
+    return AnonymousBayesian(prof, weights=m, clip=comb.clip) if comb.name == "abc" else comb
+
+def _progress(it, n, progress, desc="bootstrap"):
+    if not (progress and n): return it
+    try:
+        from tqdm.auto import tqdm
+        return tqdm(it, desc=desc)
+    except ImportError: return it
+
+def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
+                combiner="abc", # 'plurality', 'majority', 'frequency', 'abc', or a Combiner
+                scorer:str="cross_entropy", # a name in SCORERS ('agreement', 'cross_entropy', 'f1', 'auc', 'dmi', 'pearson', 'spearman')
+                n_bootstrap:int=0, # bootstrap samples of items for intervals (the paper: 500)
+                seed=0, # seed of the bootstrap and of sampled curves
+                max_k:int|None=None, # largest k; default (most labels on an item) - 1
+                progress:bool=False, # tqdm progress bar over bootstrap samples, if tqdm is installed
+                method:str="auto", # 'exact' (agreement, cross-entropy), 'sampled' (any scorer), 'auto' (exact where possible)
+                max_subsets:int=200, # random draws per k of a sampled curve (Algorithm 2's 200 subsets)
+                clip:float|None=None, # probability floor of a soft combiner (default: frequency 0.02, ABC 0)
+               ) -> PowerCurve:
+    "Survey power curve (Algorithm 3): exact in expectation over rater subsets, or sampled; optional bootstrap over items."
+    K, how = _check_curve_args(ann, scorer, n_bootstrap, max_k, method, max_subsets)
+    comb = make_combiner(combiner, ann, clip)
+    _soft_check(comb, scorer)
     counts = np.asarray(ann.counts)
     prof, inv = np.unique(counts, axis=0, return_inverse=True)
     inv = inv.ravel()
     mult = np.bincount(inv, minlength=len(prof)).astype(np.float64)
-    if comb.name == "abc": comb = AnonymousBayesian(prof, weights=mult)
-    values, _ = _curve(comb, prof, mult, K, scorer, np.arange(len(prof)))
-    n_k = np.array([int((np.asarray(ann.n_labels) > k).sum()) for k in range(K)])
+    comb = _relearn(comb, prof, mult)
     rng = np.random.default_rng(seed)
-    it = range(n_bootstrap)
-    if progress and n_bootstrap:
-        try:
-            from tqdm.auto import tqdm
-            it = tqdm(it, desc="bootstrap")
-        except ImportError: pass
+    fn = SCORERS[scorer]
+    def one(m, item_mult):
+        c = _relearn(comb, prof, m)
+        if how == "exact": return _curve(c, prof, m, K, scorer, np.arange(len(prof)))[0], np.zeros(K)
+        return _sampled_curve(c, fn, prof, inv, item_mult, K, max_subsets, rng)[:2]
+    values, se = one(mult, np.ones(len(inv)))
+    n_k = np.array([int((np.asarray(ann.n_labels) > k).sum()) for k in range(K)])
     samples = []
-    for _ in it:
-        m = np.bincount(inv[rng.integers(0, len(inv), len(inv))], minlength=len(prof)).astype(np.float64)
-        c = AnonymousBayesian(prof, weights=m) if comb.name == "abc" else comb
-        samples.append(_curve(c, prof, m, K, scorer, np.arange(len(prof)))[0])
-    return PowerCurve(comb.name, scorer, np.arange(K), values, n_k, np.array(samples).reshape(len(samples), K))
+    for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
+        im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)
+        samples.append(one(np.bincount(inv, im, minlength=len(prof)), im)[0])
+    return PowerCurve(comb.name, scorer, np.arange(K), values, n_k, np.array(samples).reshape(len(samples), K), how, se)
