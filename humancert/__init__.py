@@ -18,7 +18,8 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'iaa_certification', 'SCORERS', 'ClassifierScore', 'classifier_score', 'item_scores', 'agreement_score',
            'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score', 'COMBINERS',
            'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner', 'PowerCurve',
-           'power_curve', 'SurveyEquivalence', 'survey_equivalence', 'equivalence', 'posterior_predictive',
+           'power_curve', 'SurveyEquivalence', 'survey_equivalence', 'equivalence', 'cross_panel_curve',
+           'expert_equivalence', 'calibrate_isotonic', 'calibrate_by_group', 'posterior_predictive',
            'state_mixture_curve']
 
 # %% ../nbs/99_package.ipynb #a99306b0
@@ -41,7 +42,9 @@ from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, a
                                cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score)
 from .combiners import COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner
 from .power_curve import PowerCurve, power_curve
-from .survey_equivalence import SurveyEquivalence, survey_equivalence, equivalence
+from .survey_equivalence import (SurveyEquivalence, survey_equivalence, equivalence, cross_panel_curve,
+                                         expert_equivalence)
+from .calibration import calibrate_isotonic, calibrate_by_group
 from .abc_theory import posterior_predictive, state_mixture_curve
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
@@ -57,5 +60,6 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "iaa_general", "iaa_certification", "SCORERS", "ClassifierScore", "classifier_score", "item_scores",
          "agreement_score", "f1_score", "cross_entropy_score", "auc_score", "dmi_score", "pearson_score", "spearman_score",
          "COMBINERS", "Combiner", "Plurality", "Majority", "Frequency", "AnonymousBayesian", "make_combiner",
-         "PowerCurve", "power_curve", "SurveyEquivalence", "survey_equivalence", "equivalence",
+         "PowerCurve", "power_curve", "SurveyEquivalence", "survey_equivalence", "equivalence", "cross_panel_curve",
+         "expert_equivalence", "calibrate_isotonic", "calibrate_by_group",
          "posterior_predictive", "state_mixture_curve"]

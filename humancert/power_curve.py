@@ -61,7 +61,7 @@ def _lfall(n, r):
     "log of the falling factorial n (n-1) ... (n-r+1), for n >= r >= 0."
     return gammaln(n + 1.0) - gammaln(n - r + 1.0)
 
-def _abc_binary(prof, mult, k, clip=0.0):
+def _abc_binary(prof, mult, k, clip=0.0, exclude=True):
     "ABC's next-label distributions for two classes at k seen labels: array (k+1 values of y0, profiles, 2)."
     w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
     n = w0 + w1
@@ -71,11 +71,12 @@ def _abc_binary(prof, mult, k, clip=0.0):
     lt = _lfall(w0, np.minimum(z0, w0)) + _lfall(w1, np.minimum(z1, w1)) - _lfall(n, np.minimum(k + 1, n))
     T = np.where(ok, np.exp(np.where(ok, lt, 0.0)), 0.0)             # (k+2, Q): q(z) per profile
     S = T @ mult
-    num0 = S[1:, None] - T[1:]                                       # label 0 next: z = (y0 + 1, y1), the own item excluded
-    num1 = S[:-1, None] - T[:-1]                                     # label 1 next: z = (y0, y1 + 1)
+    x = float(exclude)
+    num0 = S[1:, None] - x * T[1:]                                   # label 0 next: z = (y0 + 1, y1), the own item excluded
+    num1 = S[:-1, None] - x * T[:-1]                                 # label 1 next: z = (y0, y1 + 1)
     den = num0 + num1
-    prior0 = (mult @ (w0 / np.maximum(n, 1)) - w0 / np.maximum(n, 1)) / np.maximum(mult.sum() - 1, 1e-300)
-    prior1 = (mult @ (w1 / np.maximum(n, 1)) - w1 / np.maximum(n, 1)) / np.maximum(mult.sum() - 1, 1e-300)
+    prior0 = (mult @ (w0 / np.maximum(n, 1)) - x * w0 / np.maximum(n, 1)) / np.maximum(mult.sum() - x, 1e-300)
+    prior1 = (mult @ (w1 / np.maximum(n, 1)) - x * w1 / np.maximum(n, 1)) / np.maximum(mult.sum() - x, 1e-300)
     back = den <= 1e-300
     with np.errstate(invalid="ignore", divide="ignore"):
         d0 = np.where(back, (prior0 / (prior0 + prior1))[None, :], num0 / den)
@@ -140,11 +141,11 @@ def _draw_orders(counts, rng, K):
     M[item[keep], rank[keep]] = lab[order][keep]
     return M
 
-def _predict_table(comb, prof, mult, k, Y, prof_of_row):
+def _predict_table(comb, prof, mult, k, Y, prof_of_row, exclude=True):
     "Combiner output for survey counts Y (rows of items with profile prof_of_row), vectorised where possible."
     if comb.name == "abc" and prof.shape[1] == 2:
-        return _abc_binary(prof, mult, k, comb.clip)[Y[:, 0], prof_of_row]
-    return comb.distribution(Y, prof_of_row if comb.name == "abc" else None)
+        return _abc_binary(prof, mult, k, comb.clip, exclude)[Y[:, 0], prof_of_row]
+    return comb.distribution(Y, prof_of_row if comb.name == "abc" and exclude else None)
 
 def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None):
     "Algorithm 3 by sampling: (c_k, its Monte Carlo SE, the classifier's score on the same references or None)."
@@ -155,6 +156,8 @@ def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None):
     n = counts.sum(1)
     mult = np.bincount(p_row, minlength=len(prof)).astype(np.float64)
     C = prof.shape[1]
+    exclude = fn in (SCORERS["agreement"], SCORERS["cross_entropy"])    # rank scorers: ABC as a function of the counts only
+    corr = fn in (SCORERS["pearson"], SCORERS["spearman"])
     vals = np.full((n_draws, K), np.nan); hv = np.full((n_draws, K), np.nan)
     for d in range(n_draws):
         M = _draw_orders(counts, rng, K)
@@ -163,10 +166,12 @@ def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None):
         for k in range(K):
             el = n > k
             Y, ref = Ycum[el, k], M[el, k]
-            D = _predict_table(comb, prof, mult, k, Y, p_row[el])
+            D = _predict_table(comb, prof, mult, k, Y, p_row[el], exclude)
             P = D if comb.soft else (rng.random((len(D), 1)) > np.cumsum(D, 1)).sum(1).clip(max=C - 1)
-            try: vals[d, k] = fn(P, ref, C)
-            except ValueError: pass                                       # undefined on this draw (e.g. one class)
+            if corr and np.ptp(P if P.ndim == 1 else P @ np.arange(C)) == 0: vals[d, k] = 0.0   # constant: no association
+            else:
+                try: vals[d, k] = fn(P, ref, C)
+                except ValueError: pass                                   # undefined on this draw (e.g. one class)
             if pred is not None:
                 try: hv[d, k] = fn(pred[rows][el], ref, C)
                 except ValueError: pass

@@ -25,12 +25,21 @@ def test_every_estimator_runs_from_the_package():
     assert humancert.agreement_summary(ann).measures[0].value == pytest.approx(0.6875, abs=5e-5)
     assert humancert.check_assumptions(*(lambda s: (s.annotations, s.oracle))(humancert.simulate_oracle_labels(200, [0.8, 0.7], seed=1))).theorem1_holds in (True, False)
     assert len(humancert.iaa_experiment1(5, seed=0)) == 5
+    auc = humancert.power_curve(ann, "abc", "auc", max_subsets=5, max_k=3)
+    assert auc.method == "sampled" and auc.values[0] == pytest.approx(0.5)
+    assert humancert.survey_equivalence(hard, ann, "plurality", "f1", max_subsets=5, max_k=5).bound in "=<>"
+    half = humancert.Annotations.from_counts(np.asarray(ann.counts) // 2)
+    assert humancert.expert_equivalence(half, half, 1, "abc", "agreement").bound in "=<>"
+    assert humancert.cross_panel_curve(half, half, "frequency", "cross_entropy", max_k=2).values.shape == (3,)
+    cal = humancert.calibrate_isotonic(soft["pos"].to_numpy(), ann, positive="pos")
+    assert np.allclose(cal.sum(1), 1)
+    assert humancert.calibrate_by_group(hard, ann).shape == (1000, 2)
 
 
 def test_modules_import_cleanly_in_a_fresh_interpreter():
     mods = ["annotations", "agreement", "datasets", "simulate", "upper", "lower", "finite", "certify", "assumptions",
             "known_oracle", "spa", "spa_variance", "spa_experiments", "scoring", "combiners", "power_curve",
-            "survey_equivalence", "abc_theory", "iaa", "cli"]
+            "survey_equivalence", "abc_theory", "iaa", "cli", "calibration"]
     code = "import importlib; [importlib.import_module('humancert.' + m) for m in %r]" % mods
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
