@@ -115,9 +115,76 @@ def _curve_binary(name, prof, mult, K, scorer, clip=0.02):
         c[k] = float((sp * m).sum() / m.sum())
     return c, S_all
 
+def _subcompositions(prof, k):
+    "Every (profile, y) with y <= the profile's counts and |y| = k, as flat arrays (profiles with fewer labels skipped)."
+    C = prof.shape[1]
+    tail = np.cumsum(prof[:, ::-1], 1)[:, ::-1]                       # labels in classes c..C-1
+    p = np.flatnonzero(prof.sum(1) >= k)
+    r = np.full(len(p), k, dtype=np.int64)
+    cols = []
+    for c in range(C - 1):
+        lo = np.maximum(0, r - tail[p, c + 1]); hi = np.minimum(prof[p, c], r)
+        cnt = hi - lo + 1
+        rep = np.repeat(np.arange(len(p)), cnt)
+        yc = lo[rep] + np.arange(cnt.sum()) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+        cols = [col[rep] for col in cols] + [yc]
+        p, r = p[rep], r[rep] - yc
+    return p, np.stack(cols + [r], 1)
+
+def _curve_multi(combiner, prof, mult, K, scorer):
+    "The exact curve for any number of classes, vectorised over the (profile, seen counts) pairs that can occur."
+    Q, C = prof.shape
+    n = prof.sum(1).astype(np.float64)
+    w = prof.astype(np.float64)
+    base = np.int64(K + 2) ** np.arange(C, dtype=np.int64)           # codes of count vectors (checked to fit in int64)
+    prior = None
+    if combiner.name == "abc":
+        sh = w / np.maximum(n, 1)[:, None]
+        prior = ((mult @ sh)[None, :] - sh) / max(mult.sum() - 1, 1e-300)   # ABC with no labels, own item left out
+    c = np.empty(K); S_all = np.full((K, Q), np.nan)
+    for k in range(K):
+        p, Y = _subcompositions(prof, k)
+        keep = n[p] > k
+        p, Y = p[keep], Y[keep]
+        Yf = Y.astype(np.float64)
+        P = np.exp((_lfall(w[p], Yf) - gammaln(Yf + 1)).sum(1) - (_lfall(n[p], k) - gammaln(k + 1.0)))
+        R = (w[p] - Yf) / (n[p] - k)[:, None]
+        if combiner.name == "abc":
+            pz, Z = _subcompositions(prof, k + 1)
+            tz = np.exp(_lfall(w[pz], Z.astype(np.float64)).sum(1) - _lfall(n[pz], k + 1))
+            uz, inv = np.unique(Z @ base, return_inverse=True)
+            Ssum = np.bincount(inv.ravel(), mult[pz] * tz, minlength=len(uz))
+            num = np.empty_like(Yf)
+            for l in range(C):
+                Zl = Yf.copy(); Zl[:, l] += 1
+                code = Y @ base + base[l]
+                i = np.minimum(np.searchsorted(uz, code), len(uz) - 1)
+                total = np.where(uz[i] == code, Ssum[i], 0.0)
+                ok = Zl[:, l] <= w[p, l]
+                own = np.where(ok, np.exp(np.where(ok[:, None], _lfall(w[p], np.minimum(Zl, w[p])), 0).sum(1) - _lfall(n[p], k + 1)), 0.0)
+                num[:, l] = total - own
+            den = num.sum(1, keepdims=True)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                D = np.where(den > 1e-300, num / den, prior[p])
+            D = _clip_probs(D, combiner.clip)
+        else: D = combiner.distribution(Y)
+        Sc = _score_dist(D, scorer)
+        with np.errstate(invalid="ignore"):
+            contrib = np.where(R > 0, R * Sc, 0.0).sum(1)
+        if not np.isfinite(contrib).all(): raise ValueError(_ZERO_MSG.format(k=k))
+        sp = np.bincount(p, P * contrib, minlength=Q)
+        use = (n > k) & (mult > 0)
+        S_all[k, use] = sp[use]
+        m = np.where(use, mult, 0.0)
+        c[k] = float((sp * m).sum() / m.sum())
+    return c, S_all
+
 def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True):
-    if vectorise and prof.shape[1] == 2 and type(combiner).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian"):
+    known = type(combiner).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian")
+    if vectorise and known and prof.shape[1] == 2:
         return _curve_binary(combiner.name, prof, mult, K, scorer, getattr(combiner, "clip", 0.0))
+    if vectorise and known and prof.shape[1] * np.log2(K + 2) < 62:
+        return _curve_multi(combiner, prof, mult, K, scorer)
     c = np.empty(K)
     S = np.empty((K, len(prof)))
     for k in range(K):
