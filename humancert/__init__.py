@@ -19,8 +19,9 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score', 'COMBINERS',
            'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner', 'PowerCurve',
            'power_curve', 'SurveyEquivalence', 'survey_equivalence', 'equivalence', 'cross_panel_curve',
-           'expert_equivalence', 'calibrate_isotonic', 'calibrate_by_group', 'posterior_predictive',
-           'state_mixture_curve']
+           'expert_equivalence', 'calibrate_isotonic', 'calibrate_by_group', 'LOWER_TAILS', 'UPPER_TAILS',
+           'lower_tail_delta', 'upper_tail_delta', 'lower_limit', 'upper_limit', 'StudyPlan', 'plan_study',
+           'posterior_predictive', 'state_mixture_curve']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
@@ -45,6 +46,8 @@ from .power_curve import PowerCurve, power_curve
 from .survey_equivalence import (SurveyEquivalence, survey_equivalence, equivalence, cross_panel_curve,
                                          expert_equivalence)
 from .calibration import calibrate_isotonic, calibrate_by_group
+from .tails import (LOWER_TAILS, UPPER_TAILS, lower_tail_delta, upper_tail_delta, lower_limit, upper_limit)
+from .planner import StudyPlan, plan_study
 from .abc_theory import posterior_predictive, state_mixture_curve
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
@@ -61,5 +64,6 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "agreement_score", "f1_score", "cross_entropy_score", "auc_score", "dmi_score", "pearson_score", "spearman_score",
          "COMBINERS", "Combiner", "Plurality", "Majority", "Frequency", "AnonymousBayesian", "make_combiner",
          "PowerCurve", "power_curve", "SurveyEquivalence", "survey_equivalence", "equivalence", "cross_panel_curve",
-         "expert_equivalence", "calibrate_isotonic", "calibrate_by_group",
+         "expert_equivalence", "calibrate_isotonic", "calibrate_by_group", "LOWER_TAILS", "UPPER_TAILS",
+         "lower_tail_delta", "upper_tail_delta", "lower_limit", "upper_limit", "StudyPlan", "plan_study",
          "posterior_predictive", "state_mixture_curve"]

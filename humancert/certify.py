@@ -18,6 +18,7 @@ from .annotations import Annotations, hard_predictions, check_annotations
 from .upper import upper_terms, KINDS
 from .lower import aggregate, METHODS as AGGREGATIONS, _check_labels_pair
 from .finite import hoeffding_slack, _check_delta, _check_n
+from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, upper_tail_delta, _check_tail, _check_count, _check_values
 
 # %% ../nbs/13_confidence.ipynb #51b53a7e
 CONFIDENCE_METHODS = ("hms", "oms", "optimal")
@@ -33,11 +34,15 @@ class Confidence:
     delta_l: float   # exp(-2 N t_l^2)
     tau: float       # margin claimed between the model's and the average annotator's oracle accuracy
     feasible: bool   # whether L_N - tau > U_N, i.e. any admissible split exists
+    lower_tail: str = "hoeffding"   # tail bound behind delta_l (see the stronger-certificates notebook)
+    upper_tail: str = "hoeffding"   # tail bound behind delta_u
+    note: str = ""   # e.g. that the agreement count was taken from the summary
 
     def __float__(self): return float(self.score)
     def __repr__(self):
         return (f"Confidence(method={self.method!r}, score={self.score:.4f}, t_u={self.t_u:.6g}, t_l={self.t_l:.6g}, "
-                f"delta_u={self.delta_u:.4g}, delta_l={self.delta_l:.4g}, tau={self.tau:g}, feasible={self.feasible})")
+                f"delta_u={self.delta_u:.4g}, delta_l={self.delta_l:.4g}, tau={self.tau:g}, feasible={self.feasible}, "
+                f"tails=({self.lower_tail!r}, {self.upper_tail!r}){', ' + self.note if self.note else ''})")
     def to_frame(self) -> pd.DataFrame:
         "One-row DataFrame indexed by method."
         return pd.DataFrame([self.__dict__]).set_index("method")
@@ -83,24 +88,61 @@ def _check_confidence_args(lower, upper, n, method, tau):
         raise ValueError(f"`tau` must be a number >= 0 (the margin to certify), got {tau!r}.")
     return float(lower), float(upper), n, float(tau)
 
+def _general_split(L, U, n, tau, dl, du, method):
+    "The split for any pair of tails: HMS's, or the maximiser of S over the feasible interval (grid, then refined)."
+    hi = (L - tau) ** 2 - U * U
+    S = lambda t: np.atleast_1d(1 - du(t) - dl(L - tau - np.sqrt(np.asarray(t) + U * U)))
+    hms = min(max((L - tau - U) / 2, 0.0), hi)
+    if method == "hms": return hms
+    grid = np.linspace(0, hi, 2001)
+    v = S(grid)
+    k = int(np.argmax(v))
+    cands = [grid[k], hms]
+    lo_b, hi_b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
+    if hi_b > lo_b:
+        res = minimize_scalar(lambda t: -float(S(t)[0]), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-14})
+        cands.append(float(res.x))
+    return max(cands, key=lambda t: float(S(t)[0]))
+
 def confidence(lower:float, # L_N, the model's agreement with the aggregated labels
                upper:float, # U_N, the annotators' agreement statistic
                n:int, # number of items N
                method:str="optimal", # 'hms' (Algorithm 1), 'oms' (Algorithm 2, kept feasible) or 'optimal' (exact maximiser)
                tau:float=0.0, # margin to certify
+               lower_tail:str="hoeffding", # 'hoeffding' (the paper) or 'binomial' (exact)
+               upper_tail:str="hoeffding", # 'hoeffding' (the paper), 'bernstein' or 'betting' (need upper_values)
+               count:int|None=None, # agreements N L_N for the binomial tail; default round(N L_N), and the result says so
+               upper_values=None, # per-item values X_n in [0, 1] with mean U_N^2 (Bernstein, betting)
               ) -> Confidence:
     "Confidence S (Theorem 7, eq. 17) that the model's oracle accuracy exceeds the average annotator's by tau."
     L, U, n, tau = _check_confidence_args(lower, upper, n, method, tau)
+    _check_tail(lower_tail, LOWER_TAILS, "lower_tail"); _check_tail(upper_tail, UPPER_TAILS, "upper_tail")
+    note = ""
+    if lower_tail == "binomial":
+        count, from_summary = _check_count(count, n, L)
+        if from_summary: note = f"agreement count round(N L_N) = {count} taken from the summary"
+    if upper_tail != "hoeffding": upper_values = _check_values(upper_values, n, U * U)
+    tails = (lower_tail, upper_tail)
     if L - tau <= U:
-        return Confidence(method, -1.0, 0.0, 0.0, 1.0, 1.0, tau, False)
+        return Confidence(method, -1.0, 0.0, 0.0, 1.0, 1.0, tau, False, *tails, note)
     hi = (L - tau) ** 2 - U * U
     hms = min(max((L - tau - U) / 2, 0.0), hi)
-    if method == "hms": t = hms
-    elif method == "oms": t = _oms(L, U, n, tau)
-    else: t = _optimal(L, U, n, tau, extra=(hms, _oms(L, U, n, tau)))
+    if tails == ("hoeffding", "hoeffding"):
+        if method == "hms": t = hms
+        elif method == "oms": t = _oms(L, U, n, tau)
+        else: t = _optimal(L, U, n, tau, extra=(hms, _oms(L, U, n, tau)))
+        t_l = L - tau - np.sqrt(t + U * U)
+        d_u, d_l = float(np.exp(-2 * n * t * t)), float(np.exp(-2 * n * t_l * t_l))
+        return Confidence(method, 1 - d_u - d_l, float(t), float(t_l), d_u, d_l, tau, True, *tails, note)
+    if method == "oms":
+        raise ValueError("`method`: 'oms' is the paper's gradient ascent on the Hoeffding score; with other tails use "
+                         "method='optimal' (or 'hms'), or tails 'hoeffding' on both sides.")
+    dl = lambda t: lower_tail_delta(np.maximum(t, 0.0), n, L, count, lower_tail)
+    du = lambda t: upper_tail_delta(t, n, U * U, upper_values, upper_tail)
+    t = _general_split(L, U, n, tau, dl, du, method)
     t_l = L - tau - np.sqrt(t + U * U)
-    d_u, d_l = float(np.exp(-2 * n * t * t)), float(np.exp(-2 * n * t_l * t_l))
-    return Confidence(method, 1 - d_u - d_l, float(t), float(t_l), d_u, d_l, tau, True)
+    d_u, d_l = float(du(t)[0]), float(dl(t_l)[0])
+    return Confidence(method, 1 - d_u - d_l, float(t), float(t_l), d_u, d_l, tau, True, *tails, note)
 
 # %% ../nbs/13_confidence.ipynb #5a335a38
 @dataclass(frozen=True)
@@ -120,7 +162,9 @@ class Certificate:
     n_annotators: int | None   # K, or None for counts data
     n_dropped: int             # items left out (fewer than 2 labels, or no reference label)
     reference: str             # how the reference was built
-    scores: dict = field(repr=False)  # method -> Confidence
+    scores: dict = field(repr=False)  # method -> Confidence, with the chosen tails
+    tails: tuple = ("hoeffding", "hoeffding")   # (lower tail, upper tail) behind S
+    tail_scores: dict = field(default_factory=dict, repr=False)   # (lower, upper) -> optimal S, every pair, for information
 
     @property
     def margin(self) -> float:
@@ -129,25 +173,28 @@ class Certificate:
     def __repr__(self):
         verdict = "certified" if self.certified else "not certified"
         K = "?" if self.n_annotators is None else self.n_annotators
-        return (f"Certificate({verdict} at {1 - self.delta:.0%}: S={self.score:.4f} ({self.method}), "
+        return (f"Certificate({verdict} at {1 - self.delta:.0%}: S={self.score:.4f} ({self.method}, tails {self.tails[0]}/{self.tails[1]}), "
                 f"L_N={self.lower:.4f}, U_N={self.upper:.4f} ({self.upper_kind}), margin={self.margin:+.4f}, "
                 f"N={self.n_items}, K={K}, reference={self.reference!r})")
     def to_frame(self) -> pd.DataFrame:
         "Every number of the certificate, one per row."
-        rows = {"certified": self.certified, f"S ({self.method})": self.score, "delta": self.delta, "tau": self.tau,
+        rows = {"certified": self.certified, f"S ({self.method})": self.score, "tails (lower, upper)": f"{self.tails[0]}, {self.tails[1]}",
+                "delta": self.delta, "tau": self.tau,
                 "L_N": self.lower, "U_N^(t)": self.upper_theoretical, "U_N^(e)": self.upper_empirical,
                 f"margin (L_N - U_N^({self.upper_kind[0]}))": self.margin, "N": self.n_items,
                 "K": self.n_annotators if self.n_annotators is not None else "counts data", "items dropped": self.n_dropped,
                 "reference": self.reference}
         rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
+        rows |= {f"S (optimal, {a}/{b})": v for (a, b), v in self.tail_scores.items() if (a, b) != tuple(self.tails)}
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
     def plot(self, ax=None):
         "The two bounds with their one-sided finite-sample limits at level 1 - delta/2 each."
         if ax is None:
             import matplotlib.pyplot as plt
             _, ax = plt.subplots(figsize=(5.5, 3.6))
-        t = hoeffding_slack(self.n_items, self.delta / 2)
-        u_hi = min(1.0, np.sqrt(self.upper ** 2 + t)); l_lo = max(0.0, self.lower - t)
+        c = self.scores.get(self.method)
+        tu, tl = (c.t_u, c.t_l) if c is not None and c.feasible else (hoeffding_slack(self.n_items, self.delta / 2),) * 2
+        u_hi = min(1.0, np.sqrt(self.upper ** 2 + tu)); l_lo = max(0.0, self.lower - tl)
         ax.errorbar([0], [self.upper], yerr=[[0], [u_hi - self.upper]], fmt="o", color="C1", capsize=6,
                     label=f"average annotator: $\\mathcal{{U}}_N^{{({self.upper_kind[0]})}}$ and its upper limit")
         ax.errorbar([1], [self.lower], yerr=[[self.lower - l_lo], [0]], fmt="s", color="C0", capsize=6,
@@ -170,12 +217,21 @@ def certify(ann:Annotations, # the human labels
             tau:float=0.0, # margin to certify
             upper:str="theoretical", # U_N form: 'theoretical' (proved) or 'empirical' (the paper's tables)
             seed=0, # seed for tie-breaking in the aggregation
+            tails="auto", # (lower, upper) tails; 'auto' = ('binomial', 'betting'); ('hoeffding', 'hoeffding') is the paper's
            ) -> Certificate:
     "Certify whether a model's oracle accuracy exceeds the average annotator's (Theorems 1, 3, 5-7)."
     check_annotations(ann)
     delta = _check_delta(delta)
     if method not in CONFIDENCE_METHODS: raise ValueError(f"`method` must be one of {list(CONFIDENCE_METHODS)}, got {method!r}.")
     if upper not in KINDS: raise ValueError(f"`upper` must be one of {list(KINDS)}, got {upper!r}.")
+    if isinstance(tails, str) and tails == "auto": tails = ("binomial", "betting")
+    if not isinstance(tails, (tuple, list)) or len(tails) != 2:
+        raise ValueError(f"`tails` must be 'auto' or a pair (lower tail, upper tail) from {list(LOWER_TAILS)} and {list(UPPER_TAILS)}, got {tails!r}.")
+    _check_tail(tails[0], LOWER_TAILS, "tails[0] (lower tail)"); _check_tail(tails[1], UPPER_TAILS, "tails[1] (upper tail)")
+    tails = tuple(tails)
+    if method == "oms" and tails != ("hoeffding", "hoeffding"):
+        raise ValueError("`method`: 'oms' is the paper's gradient ascent on the Hoeffding score; pass tails=('hoeffding', 'hoeffding') "
+                         "or use method='optimal'.")
     codes = hard_predictions(ann, model, "model")
     if isinstance(reference, str):
         if reference not in AGGREGATIONS:
@@ -192,11 +248,16 @@ def certify(ann:Annotations, # the human labels
     if not keep.any(): raise ValueError("no item has both two or more human labels and a reference label; nothing to certify.")
     sub = Annotations.from_counts(ann.to_counts()[keep]) if not keep.all() else ann
     pred = np.asarray(ann.classes, dtype=object)[codes[keep]]
-    L = float((pred == ref[keep]).mean())
-    ut, ue = (float(np.sqrt(upper_terms(sub, k).mean())) for k in ("theoretical", "empirical"))
-    U = ut if upper == "theoretical" else ue
+    agree = int((pred == ref[keep]).sum())
     n = int(keep.sum())
-    scores = {m: confidence(L, U, n, m, tau) for m in CONFIDENCE_METHODS}
+    L = agree / n
+    xt, xe = upper_terms(sub, "theoretical"), upper_terms(sub, "empirical")
+    ut, ue = float(np.sqrt(xt.mean())), float(np.sqrt(xe.mean()))
+    U, x = (ut, xt) if upper == "theoretical" else (ue, xe)
+    conf = lambda m, lt, ut_: confidence(L, U, n, m, tau, lt, ut_, agree, x if ut_ != "hoeffding" else None)
+    methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal")
+    scores = {m: conf(m, *tails) for m in methods}
+    tail_scores = {(a, b): conf("optimal", a, b).score for a in LOWER_TAILS for b in UPPER_TAILS}
     s = scores[method].score
     return Certificate(bool(s >= 1 - delta), s, method, delta, tau, L, U, upper, ut, ue, n, ann.n_annotators,
-                       int((~keep).sum()), ref_name, scores)
+                       int((~keep).sum()), ref_name, scores, tails, tail_scores)

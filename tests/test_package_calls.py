@@ -34,12 +34,17 @@ def test_every_estimator_runs_from_the_package():
     cal = humancert.calibrate_isotonic(soft["pos"].to_numpy(), ann, positive="pos")
     assert np.allclose(cal.sum(1), 1)
     assert humancert.calibrate_by_group(hard, ann).shape == (1000, 2)
+    cert = humancert.certify(ann, hard)
+    assert cert.tails == ("binomial", "betting") and len(cert.tail_scores) == 6
+    assert humancert.confidence(0.971, 0.939, 1821, lower_tail="binomial", count=1768).score == pytest.approx(0.9902, abs=5e-5)
+    assert humancert.plan_study(0.971, 0.939).n_items > 100
+    assert 0 < humancert.lower_limit(0.9, 100) < 0.9 < humancert.upper_limit(0.81, 100, tail="hoeffding")
 
 
 def test_modules_import_cleanly_in_a_fresh_interpreter():
     mods = ["annotations", "agreement", "datasets", "simulate", "upper", "lower", "finite", "certify", "assumptions",
             "known_oracle", "spa", "spa_variance", "spa_experiments", "scoring", "combiners", "power_curve",
-            "survey_equivalence", "abc_theory", "iaa", "cli", "calibration"]
+            "survey_equivalence", "abc_theory", "iaa", "cli", "calibration", "tails", "planner"]
     code = "import importlib; [importlib.import_module('humancert.' + m) for m in %r]" % mods
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
