@@ -254,6 +254,7 @@ def certify(ann:Annotations, # the human labels
     xt, xe = upper_terms(sub, "theoretical"), upper_terms(sub, "empirical")
     ut, ue = float(np.sqrt(xt.mean())), float(np.sqrt(xe.mean()))
     U, x = (ut, xt) if upper == "theoretical" else (ue, xe)
+    x = x[np.argsort(pd.Index(sub.items).astype(str), kind="stable")]   # betting reads items in identifier order, not row order
     conf = lambda m, lt, ut_: confidence(L, U, n, m, tau, lt, ut_, agree, x if ut_ != "hoeffding" else None)
     methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal")
     scores = {m: conf(m, *tails) for m in methods}

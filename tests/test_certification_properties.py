@@ -88,3 +88,16 @@ def test_coverage_lower_bound_many_levels():
         L = correct.mean(1)
         fails = (L - hoeffding_slack(N, delta) > acc).mean()
         assert fails <= delta + 4 * np.sqrt(delta * (1 - delta) / R), (N, delta, fails)
+
+
+def test_default_certificate_does_not_depend_on_row_order():
+    "The betting tail reads items in a fixed order (their identifiers), so shuffling rows leaves the certificate unchanged."
+    s = simulate_oracle_labels(800, [0.85] * 5, n_classes=2, hard_share=0.2, hard_accuracy=[0.6] * 5, seed=15)
+    model = noisy_labels(s.oracle, 0.95, 2, np.random.default_rng(16))
+    wide = s.annotations.to_wide()
+    c1 = certify(Annotations.from_wide(wide), pd.Series(model, index=wide.index), reference=pd.Series(s.oracle, index=wide.index))
+    perm = np.random.default_rng(17).permutation(800)
+    w2 = wide.iloc[perm]
+    c2 = certify(Annotations.from_wide(w2), pd.Series(model[perm], index=w2.index), reference=pd.Series(s.oracle[perm], index=w2.index))
+    assert c1.tails == ("binomial", "betting")
+    assert c1.score == pytest.approx(c2.score, abs=1e-12)
