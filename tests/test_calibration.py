@@ -47,5 +47,5 @@ def test_group_calibration_is_the_mean_share_per_group_and_inputs_untouched():
     before = g.copy()
     P = calibrate_by_group(g, a)
     np.testing.assert_allclose(P[1].to_numpy(), [(0.25 + 0.5) / 2, (1 + 0.75) / 2] * 2)
-    np.testing.assert_allclose(P.sum(1), 1)
+    np.testing.assert_allclose(P.sum(axis=1), 1)
     pd.testing.assert_series_equal(g, before)

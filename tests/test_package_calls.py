@@ -32,7 +32,7 @@ def test_every_estimator_runs_from_the_package():
     assert humancert.expert_equivalence(half, half, 1, "abc", "agreement").bound in "=<>"
     assert humancert.cross_panel_curve(half, half, "frequency", "cross_entropy", max_k=2).values.shape == (3,)
     cal = humancert.calibrate_isotonic(soft["pos"].to_numpy(), ann, positive="pos")
-    assert np.allclose(cal.sum(1), 1)
+    assert np.allclose(cal.sum(axis=1), 1)
     assert humancert.calibrate_by_group(hard, ann).shape == (1000, 2)
     cert = humancert.certify(ann, hard)
     assert cert.tails == ("binomial", "betting") and len(cert.tail_scores) == 6
