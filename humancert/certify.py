@@ -16,7 +16,7 @@ from scipy.optimize import minimize_scalar
 
 from .annotations import Annotations, hard_predictions, check_annotations
 from .upper import upper_terms, KINDS
-from .lower import aggregate, METHODS as AGGREGATIONS, _check_labels_pair
+from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, _check_delta, _check_n
 from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, upper_tail_delta, _check_tail, _check_count, _check_values
 
@@ -122,6 +122,8 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
         count, from_summary = _check_count(count, n, L)
         if from_summary: note = f"agreement count round(N L_N) = {count} taken from the summary"
     if upper_tail != "hoeffding": upper_values = _check_values(upper_values, n, U * U)
+    elif lower_tail != "hoeffding" and upper_values is None:
+        note = "; ".join(filter(None, [note, "U_N from its summary: Hoeffding is the only valid upper tail"]))
     tails = (lower_tail, upper_tail)
     if L - tau <= U:
         return Confidence(method, -1.0, 0.0, 0.0, 1.0, 1.0, tau, False, *tails, note)

@@ -13,7 +13,6 @@ from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from .annotations import Annotations

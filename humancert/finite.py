@@ -11,7 +11,7 @@ __all__ = ['hoeffding_slack', 'hoeffding_delta', 'upper_bound_at', 'lower_bound_
 import numpy as np
 
 from .annotations import Annotations
-from .upper import Bound, upper_terms, upper_weights, KINDS
+from .upper import Bound, upper_terms, upper_weights
 from .lower import _check_labels_pair
 
 # %% ../nbs/12_finite_sample.ipynb #59fb9f46

@@ -10,7 +10,6 @@ __all__ = ['EXPERIMENT2_GRID', 'determinism', 'simulate_annotators', 'fit_logist
 
 # %% ../nbs/40_iaa_ceiling.ipynb #198dfff8
 import itertools
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd

@@ -10,7 +10,6 @@ __all__ = ['PowerCurve', 'power_curve']
 # %% ../nbs/32_power_curve.ipynb #e44c05b6
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -217,7 +216,6 @@ def _predict_table(comb, prof, mult, k, Y, prof_of_row, exclude=True):
 def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None):
     "Algorithm 3 by sampling: (c_k, its Monte Carlo SE, the classifier's score on the same references or None)."
     counts = prof[inv]
-    use = mult_items > 0
     rows = np.repeat(np.arange(len(inv)), mult_items.astype(np.int64))   # bootstrap copies as separate rows
     counts, p_row = counts[rows], inv[rows]
     n = counts.sum(1)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .annotations import Annotations, check_annotations
-from .spa import WEIGHTINGS, spa
+from .spa import WEIGHTINGS
 from .spa_variance import item_agreement_variance
 
 # %% ../nbs/22_spa_experiments.ipynb #32b5a4ad

@@ -17,7 +17,7 @@ import itertools
 
 from scipy.special import gammaln
 
-from .annotations import Annotations, check_annotations, hard_predictions, soft_predictions
+from .annotations import Annotations, hard_predictions, soft_predictions
 from .scoring import item_scores, SCORERS, DECOMPOSABLE
 from .power_curve import PowerCurve, _curve, _ZERO_MSG, _sampled_curve, _check_curve_args, _soft_check, _relearn, _progress
 from .combiners import make_combiner, _clip_probs
@@ -154,7 +154,6 @@ def _cross_scores(comb_name, A, E, mult, k, scorer, clip):
     "Per-item expected score of the combined k amateur labels against one expert label (NaN where it is undefined)."
     I, C = A.shape
     na, ne = A.sum(1), E.sum(1)
-    r = np.divide(E, ne[:, None], out=np.zeros(E.shape), where=ne[:, None] > 0)
     el = (na >= k) & (ne > 0)
     prof, inv = np.unique(np.concatenate([A, E], 1)[el], axis=0, return_inverse=True)
     inv = inv.ravel()
