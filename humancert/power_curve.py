@@ -30,7 +30,7 @@ def _log_comb(n, k):
 def _score_dist(D, scorer):
     "Score of each predicted distribution against each possible reference label: an array like D."
     if scorer == "agreement": return D
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):    # NaN/-inf only where a label cannot occur; checked by the callers
         return np.log2(D)
 
 def _item_curve(combiner, prof, k, scorer, excl_items, mult):
