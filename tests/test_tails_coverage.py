@@ -74,3 +74,19 @@ def test_stronger_tails_certify_more_when_the_claim_is_true():
             hits[(a, b)] += confidence(m / N, float(np.sqrt(x.mean())), N, lower_tail=a, upper_tail=b, count=m,
                                        upper_values=None if b == "hoeffding" else x).score >= 0.95
     assert hits[("binomial", "betting")] > hits[("hoeffding", "hoeffding")] + 0.2 * n_rep
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_tail_decreases_in_the_slack(seed):
+    "The validity argument needs delta(t) non-increasing in t, for the betting tail too (its bets are capped in m)."
+    from humancert.tails import lower_tail_delta, upper_tail_delta
+    rng = np.random.default_rng(seed)
+    N = int(rng.integers(5, 300))
+    x = rng.beta(rng.uniform(0.5, 20), rng.uniform(0.5, 3), N)
+    t = np.linspace(0, 1 - x.mean(), 400)
+    for tail in UPPER_TAILS:
+        d = upper_tail_delta(t, N, x.mean(), x, tail)
+        assert (np.diff(d) <= 1e-12).all(), tail
+    m = int(rng.integers(0, N + 1))
+    d = lower_tail_delta(np.linspace(0, m / N, 400), N, m / N, m, "binomial")
+    assert (np.diff(d) <= 1e-12).all()
