@@ -65,17 +65,20 @@ def _oms(L, U, n, tau, constrained=True, lr=1e-4, steps=100):
         if _score(t, L, U, n, tau) <= 0: break
     return t
 
-def _optimal(L, U, n, tau, extra=()):
-    hi = (L - tau) ** 2 - U * U
+def _maximise(S, hi, extra=()):
+    "The t in [0, hi] maximising a score S(t) (vectorised): a grid of 2,001 points, then a bounded refinement, and the extra candidates."
+    f = lambda t: float(np.atleast_1d(S(t))[0])
     grid = np.linspace(0, hi, 2001)
-    s = _score(grid, L, U, n, tau)
-    k = int(np.argmax(s))
+    k = int(np.argmax(S(grid)))
     lo_b, hi_b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
     cands = [grid[k], *extra]
     if hi_b > lo_b:
-        res = minimize_scalar(lambda t: -_score(t, L, U, n, tau), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-14})
+        res = minimize_scalar(lambda t: -f(t), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-14})
         cands.append(float(res.x))
-    return max(cands, key=lambda t: _score(t, L, U, n, tau))
+    return max(cands, key=f)
+
+def _optimal(L, U, n, tau, extra=()):
+    return _maximise(lambda t: _score(t, L, U, n, tau), (L - tau) ** 2 - U * U, extra)
 
 def _check_confidence_args(lower, upper, n, method, tau):
     for name, v in (("lower", lower), ("upper", upper)):
@@ -93,16 +96,7 @@ def _general_split(L, U, n, tau, dl, du, method):
     hi = (L - tau) ** 2 - U * U
     S = lambda t: np.atleast_1d(1 - du(t) - dl(L - tau - np.sqrt(np.asarray(t) + U * U)))
     hms = min(max((L - tau - U) / 2, 0.0), hi)
-    if method == "hms": return hms
-    grid = np.linspace(0, hi, 2001)
-    v = S(grid)
-    k = int(np.argmax(v))
-    cands = [grid[k], hms]
-    lo_b, hi_b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
-    if hi_b > lo_b:
-        res = minimize_scalar(lambda t: -float(S(t)[0]), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-14})
-        cands.append(float(res.x))
-    return max(cands, key=lambda t: float(S(t)[0]))
+    return hms if method == "hms" else _maximise(S, hi, (hms,))
 
 def confidence(lower:float, # L_N, the model's agreement with the aggregated labels
                upper:float, # U_N, the annotators' agreement statistic
@@ -258,9 +252,10 @@ def certify(ann:Annotations, # the human labels
     U, x = (ut, xt) if upper == "theoretical" else (ue, xe)
     x = x[np.argsort(pd.Index(sub.items).astype(str), kind="stable")]   # betting reads items in identifier order, not row order
     conf = lambda m, lt, ut_: confidence(L, U, n, m, tau, lt, ut_, agree, x if ut_ != "hoeffding" else None)
+    best = {(a, b): conf("optimal", a, b) for a in LOWER_TAILS for b in UPPER_TAILS}
     methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal")
-    scores = {m: conf(m, *tails) for m in methods}
-    tail_scores = {(a, b): conf("optimal", a, b).score for a in LOWER_TAILS for b in UPPER_TAILS}
+    scores = {m: best[tails] if m == "optimal" else conf(m, *tails) for m in methods}
+    tail_scores = {pair: c.score for pair, c in best.items()}
     s = scores[method].score
     return Certificate(bool(s >= 1 - delta), s, method, delta, tau, L, U, upper, ut, ue, n, ann.n_annotators,
                        int((~keep).sum()), ref_name, scores, tails, tail_scores)

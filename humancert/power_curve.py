@@ -81,7 +81,7 @@ def _abc_binary(prof, mult, k, clip=0.0, exclude=True):
         d0 = np.where(back, (prior0 / (prior0 + prior1))[None, :], num0 / den)
     return _clip_probs(np.stack([d0, 1 - d0], axis=-1), clip)
 
-def _curve_binary(name, prof, mult, K, scorer, clip=0.02):
+def _curve_binary(combiner, prof, mult, K, scorer):
     "The exact curve for two classes, vectorised over (seen counts, profiles) for each k."
     w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
     n = w0 + w1
@@ -94,13 +94,9 @@ def _curve_binary(name, prof, mult, K, scorer, clip=0.02):
         P = np.where(valid, np.exp(np.where(valid, lp, 0.0)), 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             R0 = np.where(n > k, (w0 - y0) / (n - k), 0.0); R1 = np.where(n > k, (w1 - y1) / (n - k), 0.0)
-        if name == "abc": D = _abc_binary(prof, mult, k, clip)
-        else:
-            if name in ("plurality", "majority"): d0 = np.where(y0 > y1, 1.0, np.where(y0 == y1, 0.5, 0.0))
-            else:
-                d0 = y0 / k if k else np.full_like(y0, 0.5)
-                if clip: d0 = np.clip(d0, clip, 1 - clip)
-            D = np.stack(np.broadcast_arrays(d0 * np.ones_like(w0), (1 - d0) * np.ones_like(w0)), axis=-1)
+        if combiner.name == "abc": D = _abc_binary(prof, mult, k, combiner.clip)
+        else:                                                        # a myopic combiner: the same output for every profile
+            D = combiner.distribution(np.c_[np.arange(k + 1), k - np.arange(k + 1)])[:, None, :]
         Sc = _score_dist(D, scorer)
         with np.errstate(invalid="ignore"):
             s = np.where(R0 > 0, R0 * Sc[..., 0], 0.0) + np.where(R1 > 0, R1 * Sc[..., 1], 0.0)
@@ -181,7 +177,7 @@ def _curve_multi(combiner, prof, mult, K, scorer):
 def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True):
     known = type(combiner).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian")
     if vectorise and known and prof.shape[1] == 2:
-        return _curve_binary(combiner.name, prof, mult, K, scorer, getattr(combiner, "clip", 0.0))
+        return _curve_binary(combiner, prof, mult, K, scorer)
     if vectorise and known and prof.shape[1] * np.log2(K + 2) < 62:
         return _curve_multi(combiner, prof, mult, K, scorer)
     c = np.empty(K)
@@ -218,6 +214,7 @@ def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None):
     counts = prof[inv]
     rows = np.repeat(np.arange(len(inv)), mult_items.astype(np.int64))   # bootstrap copies as separate rows
     counts, p_row = counts[rows], inv[rows]
+    pred_rows = None if pred is None else pred[rows]
     n = counts.sum(1)
     mult = np.bincount(p_row, minlength=len(prof)).astype(np.float64)
     C = prof.shape[1]
@@ -238,7 +235,7 @@ def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None):
                 try: vals[d, k] = fn(P, ref, C)
                 except ValueError: pass                                   # undefined on this draw (e.g. one class)
             if pred is not None:
-                try: hv[d, k] = fn(pred[rows][el], ref, C)
+                try: hv[d, k] = fn(pred_rows[el], ref, C)
                 except ValueError: pass
     bad = np.isnan(vals).all(0)
     if bad.any():
@@ -342,7 +339,6 @@ def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
     prof, inv = np.unique(counts, axis=0, return_inverse=True)
     inv = inv.ravel()
     mult = np.bincount(inv, minlength=len(prof)).astype(np.float64)
-    comb = _relearn(comb, prof, mult)
     rng = np.random.default_rng(seed)
     fn = SCORERS[scorer]
     def one(m, item_mult):

@@ -12,14 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-
-import itertools
-
 from scipy.special import gammaln
 
 from .annotations import Annotations, hard_predictions, soft_predictions
 from .scoring import item_scores, SCORERS, DECOMPOSABLE
-from .power_curve import PowerCurve, _curve, _ZERO_MSG, _sampled_curve, _check_curve_args, _soft_check, _relearn, _progress
+from .power_curve import (PowerCurve, _curve, _ZERO_MSG, _subcompositions, _lfall, _score_dist, _sampled_curve,
+                                   _check_curve_args, _soft_check, _relearn, _progress)
 from .combiners import make_combiner, _clip_probs
 
 # %% ../nbs/33_survey_equivalence.ipynb #f1cef5ab
@@ -150,7 +148,7 @@ def _check_panels(amateurs, experts):
         raise ValueError(f"`amateurs` and `experts` must label the same items in the same order ({amateurs.n_items} and "
                          f"{experts.n_items} items); build both from one table.")
 
-def _cross_scores(comb_name, A, E, mult, k, scorer, clip):
+def _cross_scores(comb, A, E, mult, k, scorer):
     "Per-item expected score of the combined k amateur labels against one expert label (NaN where it is undefined)."
     I, C = A.shape
     na, ne = A.sum(1), E.sum(1)
@@ -159,41 +157,23 @@ def _cross_scores(comb_name, A, E, mult, k, scorer, clip):
     inv = inv.ravel()
     pm = np.bincount(inv, mult[el], minlength=len(prof))
     pa, pr = prof[:, :C], prof[:, C:] / prof[:, C:].sum(1, keepdims=True)
-    pna = pa.sum(1).astype(np.float64)
-    def q(y):                                                     # P(amateur counts y | profile), every profile at once
-        ok = (pa >= y).all(1)
-        lq = (gammaln(pa + 1.0) - gammaln(np.maximum(pa - y, 0) + 1.0) - gammaln(y + 1.0)).sum(1) \
-             - (gammaln(pna + 1.0) - gammaln(pna - k + 1.0) - gammaln(k + 1.0))
-        return np.where(ok, np.exp(np.where(ok, lq, 0.0)), 0.0)
-    tot, prior_num = pm @ pr, pm.sum()
-    out = np.empty(len(prof))
-    memo = {}
-    for p in range(len(prof)):
-        w = pa[p]
-        ranges = [range(0, min(int(w[c]), k) + 1) for c in range(C - 1)]
-        Y = [y + (k - sum(y),) for y in itertools.product(*ranges) if 0 <= k - sum(y) <= w[C - 1]]
-        val = 0.0
-        for y in Y:
-            y = np.array(y)
-            if tuple(y) not in memo: memo[tuple(y)] = q(y)
-            qy = memo[tuple(y)]
-            if comb_name == "abc":
-                den = pm @ qy - qy[p]
-                D = (qy * pm) @ pr - qy[p] * pr[p]
-                D = D / den if den > 1e-300 else (tot - pr[p]) / (prior_num - 1)
-                D = _clip_probs(D, clip)
-            elif comb_name in ("plurality", "majority"):
-                top = y == y.max(); D = top / top.sum()
-            else:
-                D = _clip_probs(y / k if k else np.full(C, 1 / C), clip)
-            if scorer == "agreement": sc = D
-            else:
-                with np.errstate(divide="ignore"): sc = np.log2(D)
-                if (~np.isfinite(sc) & (pr[p] > 0)).any(): raise ValueError(_ZERO_MSG.format(k=k))
-            val += qy[p] * float(np.where(pr[p] > 0, pr[p] * sc, 0.0).sum())
-        out[p] = val
+    p, Y = _subcompositions(pa, k)                                # every (profile, amateur counts y) that can occur
+    w, Yf, na_p = pa[p].astype(np.float64), Y.astype(np.float64), pa[p].sum(1).astype(np.float64)
+    q = np.exp((_lfall(w, Yf) - gammaln(Yf + 1)).sum(1) - (_lfall(na_p, k) - gammaln(k + 1.0)))   # P(y | profile)
+    if comb.name == "abc":                                        # sums over the other items, grouped by y
+        _, yi = np.unique(Y, axis=0, return_inverse=True)
+        yi = yi.ravel()
+        den = np.bincount(yi, pm[p] * q)[yi] - q
+        num = np.stack([np.bincount(yi, pm[p] * q * pr[p, c])[yi] for c in range(C)], 1) - q[:, None] * pr[p]
+        prior = ((pm @ pr)[None, :] - pr[p]) / (pm.sum() - 1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            D = _clip_probs(np.where(den[:, None] > 1e-300, num / den[:, None], prior), comb.clip)
+    else: D = comb.distribution(Y)
+    with np.errstate(invalid="ignore"):
+        contrib = np.where(pr[p] > 0, pr[p] * _score_dist(D, scorer), 0.0).sum(1)
+    if not np.isfinite(contrib).all(): raise ValueError(_ZERO_MSG.format(k=k))
     s = np.full(I, np.nan)
-    s[el] = out[inv]
+    s[el] = np.bincount(p, q * contrib, minlength=len(prof))[inv]
     return s
 
 def _check_cross_args(amateurs, experts, combiner, scorer, clip):
@@ -220,7 +200,7 @@ def cross_panel_curve(amateurs:Annotations, # the amateurs' labels
         raise ValueError(f"`max_k` must be an integer from 0 to {int(na.max())} (the most amateur labels on an item), got {max_k!r}.")
     vals, nk = [], []
     for k in range(top + 1):
-        s = _cross_scores(comb.name, A, E, np.ones(len(A)), k, scorer, comb.clip if comb.soft else 0.0)
+        s = _cross_scores(comb, A, E, np.ones(len(A)), k, scorer)
         vals.append(float(np.nanmean(s))); nk.append(int((~np.isnan(s)).sum()))
     return PowerCurve(f"{comb.name} (amateurs)", scorer, np.arange(top + 1), np.array(vals), np.array(nk), np.empty((0, top + 1)))
 
@@ -251,11 +231,10 @@ def expert_equivalence(amateurs:Annotations, # the amateurs' labels
     prof, inv = np.unique(E, axis=0, return_inverse=True)
     inv = inv.ravel()
     ecomb = make_combiner(combiner, ex, clip)
-    cl = comb.clip if comb.soft else 0.0
     def one(im):
         m = np.bincount(inv, im, minlength=len(prof))
         cv = _curve(_relearn(ecomb, prof, m), prof, m, K, scorer, np.arange(len(prof)))[0]
-        s = _cross_scores(comb.name, A, E, im, k, scorer, cl)
+        s = _cross_scores(comb, A, E, im, k, scorer)
         return cv, _matched(s, ne, K, im), float(np.average(s, weights=im))
     cv, hk, h = one(np.ones(len(A)))
     value, bound = equivalence(hk, cv)
