@@ -11,6 +11,8 @@ __all__ = ['LOWER_TAILS', 'UPPER_TAILS', 'lower_tail_delta', 'upper_tail_delta',
 import numpy as np
 from scipy import stats
 
+from .finite import hoeffding_slack, _check_delta, _check_n
+
 LOWER_TAILS = ("hoeffding", "binomial")
 UPPER_TAILS = ("hoeffding", "bernstein", "betting")
 
@@ -102,8 +104,8 @@ def lower_limit(lower:float, # L_N
                 count:int|None=None, # agreements (binomial); default round(N L_N)
                ) -> float:
     "One-sided lower confidence limit for the true agreement L at level 1 - delta."
-    _check_tail(tail, LOWER_TAILS, "tail")
-    if tail == "hoeffding": return max(0.0, lower - float(np.sqrt(np.log(1 / delta) / (2 * n))))
+    _check_tail(tail, LOWER_TAILS, "tail"); delta, n = _check_delta(delta), _check_n(n)
+    if tail == "hoeffding": return max(0.0, lower - hoeffding_slack(n, delta))
     m, _ = _check_count(count, n, lower)
     return 0.0 if m == 0 else float(stats.beta.ppf(delta, m, n - m + 1))      # Clopper-Pearson: Pr_p(X >= m) = delta
 
@@ -115,8 +117,8 @@ def upper_limit(upper2:float, # U_N^2
                 grid:int=1000, # betting: candidate means between U_N^2 and 1
                ) -> float:
     "One-sided upper confidence limit for the true U^2 at level 1 - delta."
-    _check_tail(tail, UPPER_TAILS, "tail")
-    if tail == "hoeffding": return min(1.0, upper2 + float(np.sqrt(np.log(1 / delta) / (2 * n))))
+    _check_tail(tail, UPPER_TAILS, "tail"); delta, n = _check_delta(delta), _check_n(n)
+    if tail == "hoeffding": return min(1.0, upper2 + hoeffding_slack(n, delta))
     x = _check_values(values, n, upper2)
     if tail == "bernstein":
         L2 = np.log(2 / delta)
