@@ -21,7 +21,9 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'power_curve', 'SurveyEquivalence', 'survey_equivalence', 'equivalence', 'cross_panel_curve',
            'expert_equivalence', 'calibrate_isotonic', 'calibrate_by_group', 'LOWER_TAILS', 'UPPER_TAILS',
            'lower_tail_delta', 'upper_tail_delta', 'lower_limit', 'upper_limit', 'StudyPlan', 'plan_study',
-           'posterior_predictive', 'state_mixture_curve']
+           'posterior_predictive', 'state_mixture_curve', 'plurality_distribution', 'ZeroProbabilityError',
+           'panel_matrix', 'panel_scale', 'NoiseSimulation', 'uniform_noise', 'hscore_star', 'state_equivalence',
+           'seq_by_reference', 'Report', 'make_report', 'bounds_by_annotators', 'dataset_case']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
@@ -40,15 +42,18 @@ from .spa import WEIGHTINGS, SPA, spa, spa_weights
 from .spa_variance import item_agreement_variance
 from .spa_experiments import SPAVarianceStudy, spa_variance_study
 from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, agreement_score, f1_score,
-                               cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score)
+                               cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score, plurality_distribution)
 from .combiners import COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner
-from .power_curve import PowerCurve, power_curve
+from .power_curve import PowerCurve, power_curve, ZeroProbabilityError
 from .survey_equivalence import (SurveyEquivalence, survey_equivalence, equivalence, cross_panel_curve,
                                          expert_equivalence)
 from .calibration import calibrate_isotonic, calibrate_by_group
 from .tails import (LOWER_TAILS, UPPER_TAILS, lower_tail_delta, upper_tail_delta, lower_limit, upper_limit)
 from .planner import StudyPlan, plan_study
 from .abc_theory import posterior_predictive, state_mixture_curve
+from .reference_panels import (panel_matrix, panel_scale, NoiseSimulation, uniform_noise, hscore_star,
+                                        state_equivalence, seq_by_reference)
+from .reporting import Report, make_report, bounds_by_annotators, dataset_case
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
 
@@ -66,4 +71,6 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "PowerCurve", "power_curve", "SurveyEquivalence", "survey_equivalence", "equivalence", "cross_panel_curve",
          "expert_equivalence", "calibrate_isotonic", "calibrate_by_group", "LOWER_TAILS", "UPPER_TAILS",
          "lower_tail_delta", "upper_tail_delta", "lower_limit", "upper_limit", "StudyPlan", "plan_study",
-         "posterior_predictive", "state_mixture_curve"]
+         "posterior_predictive", "state_mixture_curve", "plurality_distribution", "ZeroProbabilityError", "panel_matrix",
+         "panel_scale", "NoiseSimulation", "uniform_noise", "hscore_star", "state_equivalence", "seq_by_reference", "Report",
+         "make_report", "bounds_by_annotators", "dataset_case"]

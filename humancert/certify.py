@@ -161,6 +161,7 @@ class Certificate:
     scores: dict = field(repr=False)  # method -> Confidence, with the chosen tails
     tails: tuple = ("hoeffding", "hoeffding")   # (lower tail, upper tail) behind S
     tail_scores: dict = field(default_factory=dict, repr=False)   # (lower, upper) -> optimal S, every pair, for information
+    upper_values: np.ndarray | None = field(default=None, repr=False, compare=False)   # per-item X_n behind U_N, in identifier order
 
     @property
     def margin(self) -> float:
@@ -183,6 +184,16 @@ class Certificate:
         rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
         rows |= {f"S (optimal, {a}/{b})": v for (a, b), v in self.tail_scores.items() if (a, b) != tuple(self.tails)}
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
+    def confidence_at(self, taus) -> pd.DataFrame:
+        "S for each margin tau (method and tails of the certificate): how large a lead over the humans is certified."
+        t = np.atleast_1d(np.asarray(taus, dtype=np.float64))
+        if t.ndim != 1 or not len(t) or not np.isfinite(t).all() or (t < 0).any():
+            raise ValueError(f"`taus` must be finite margins >= 0 (one or more), got {taus!r}.")
+        vals = None if self.tails[1] == "hoeffding" else self.upper_values
+        rows = [confidence(self.lower, self.upper, self.n_items, self.method, float(x), *self.tails,
+                           round(self.lower * self.n_items), vals) for x in t]
+        return pd.DataFrame({"tau": t, "S": [c.score for c in rows], "feasible": [c.feasible for c in rows],
+                             "certified": [c.score >= 1 - self.delta for c in rows]})
     def plot(self, ax=None):
         "The two bounds with their one-sided finite-sample limits at level 1 - delta/2 each."
         if ax is None:
@@ -258,4 +269,4 @@ def certify(ann:Annotations, # the human labels
     tail_scores = {pair: c.score for pair, c in best.items()}
     s = scores[method].score
     return Certificate(bool(s >= 1 - delta), s, method, delta, tau, L, U, upper, ut, ue, n, ann.n_annotators,
-                       int((~keep).sum()), ref_name, scores, tails, tail_scores)
+                       int((~keep).sum()), ref_name, scores, tails, tail_scores, x)

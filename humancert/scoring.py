@@ -6,16 +6,20 @@ Docs: https://humancert.github.io/humancert/scoring.html.md"""
 
 # %% auto #0
 __all__ = ['SCORERS', 'DECOMPOSABLE', 'agreement_score', 'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score',
-           'pearson_score', 'spearman_score', 'ClassifierScore', 'item_scores', 'classifier_score']
+           'pearson_score', 'spearman_score', 'plurality_distribution', 'ClassifierScore', 'item_scores',
+           'classifier_score']
 
 # %% ../nbs/30_scoring.ipynb #71baae8d
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
+from scipy.special import gammaln
 
 from .annotations import Annotations, check_annotations, hard_predictions, soft_predictions
+from .lower import _argmax_random_ties
 
 # %% ../nbs/30_scoring.ipynb #6bacd95f
 def _split(pred, n_classes):
@@ -121,6 +125,61 @@ SCORERS = {"agreement": agreement_score, "f1": f1_score, "cross_entropy": cross_
 DECOMPOSABLE = ("agreement", "cross_entropy")   # means over items of a per-item score
 
 # %% ../nbs/30_scoring.ipynb #02bfece8
+def _compositions(r, C):
+    "Every vector of C non-negative integers summing to r (stars and bars)."
+    for bars in itertools.combinations(range(r + C - 1), C - 1):
+        yield np.diff(np.array([-1, *bars, r + C - 1])) - 1
+
+def plurality_distribution(counts, # items x classes label counts
+                           r:int=1, # size of the reference panel, drawn without replacement from each item's labels
+                          ) -> np.ndarray:
+    "P(the plurality of r random labels of an item is class c), ties split evenly; NaN rows for items with fewer than r labels."
+    counts = np.asarray(counts, dtype=np.float64)
+    n = counts.sum(1)
+    if r == 1: return np.divide(counts, n[:, None], out=np.full(counts.shape, np.nan), where=n[:, None] > 0)
+    ok = n >= r
+    c, nn = counts[ok], n[ok]
+    lden = gammaln(nn + 1) - gammaln(r + 1) - gammaln(nn - r + 1)
+    q = np.zeros_like(c)
+    for y in _compositions(r, counts.shape[1]):
+        fits = (c >= y).all(1)
+        if not fits.any(): continue
+        lp = (gammaln(c[fits] + 1) - gammaln(y + 1) - gammaln(c[fits] - y + 1)).sum(1) - lden[fits]
+        top = (y == y.max()).astype(np.float64)
+        q[fits] += np.exp(lp)[:, None] * (top / top.sum())
+    out = np.full(counts.shape, np.nan)
+    out[ok] = q
+    return out
+
+def _draw_orders(counts, rng, K):
+    "One random order of every item's labels: (I, K + 1) label codes by position (-1 past the item's labels)."
+    counts = np.asarray(counts)
+    I, C = counts.shape
+    n = counts.sum(1)
+    lab = np.repeat(np.tile(np.arange(C), I), counts.ravel())             # labels grouped by item
+    item = np.repeat(np.arange(I), n)
+    order = np.argsort(item + rng.random(len(lab)), kind="stable")       # shuffle within items, items stay grouped
+    rank = np.arange(len(lab)) - np.repeat(np.cumsum(n) - n, n)
+    keep = rank <= K
+    M = np.full((I, K + 1), -1, dtype=np.int64)
+    M[item[keep], rank[keep]] = lab[order][keep]
+    return M
+
+def _plurality(block, C, rng):
+    "Plurality label of each row of label codes (-1 = none), ties broken uniformly at random."
+    votes = (block[:, :, None] == np.arange(C)).sum(1).astype(np.float64)
+    return _argmax_random_ties(votes, rng)
+
+def _check_reference(n_reference, n_max):
+    if isinstance(n_reference, bool) or not isinstance(n_reference, (int, np.integer)) or n_reference < 1:
+        raise ValueError(f"`n_reference` must be an integer >= 1 (the plurality of that many held-out raters), got {n_reference!r}; "
+                         "a soft reference (the share of the panel's labels) is not supported: every scorer here compares with one label per item.")
+    if n_reference > n_max:
+        raise ValueError(f"`n_reference`: a panel of {n_reference} reference raters needs items with at least {n_reference} labels; "
+                         f"the most labels on an item is {n_max}.")
+    return int(n_reference)
+
+# %% ../nbs/30_scoring.ipynb #8997e541
 @dataclass(frozen=True)
 class ClassifierScore:
     "A classifier's score against human raters (Algorithm 1)."
@@ -129,11 +188,13 @@ class ClassifierScore:
     n_items: int       # items scored (with at least one label)
     method: str        # 'exact' (per-item expectation), 'per annotator' (Algorithm 1 literally) or 'sampled'
     n_references: int  # annotators averaged over, or sampled rounds; 0 for 'exact'
+    n_reference: int = 1   # r: the reference is the plurality of r held-out raters (footnote 10)
 
     def __float__(self): return float(self.value)
     def __repr__(self):
+        r = "" if self.n_reference == 1 else f", n_reference={self.n_reference}"
         return (f"ClassifierScore(scorer={self.scorer!r}, value={self.value:.6g}, n_items={self.n_items}, "
-                f"method={self.method!r}, n_references={self.n_references})")
+                f"method={self.method!r}, n_references={self.n_references}{r})")
     def to_frame(self) -> pd.DataFrame:
         "One-row DataFrame indexed by scorer."
         return pd.DataFrame([self.__dict__]).set_index("scorer")
@@ -146,14 +207,16 @@ def _scorer(scorer):
 def item_scores(pred, # class codes (I,) or probabilities (I, C), one per item
                 counts, # items x classes label counts
                 scorer:str="agreement", # 'agreement' or 'cross_entropy' (scorers that are means over items)
+                n_reference:int=1, # r: score against the plurality of r of the item's labels (footnote 10)
                ) -> np.ndarray:
-    "Per-item expected score against a uniformly drawn reference label of the item (NaN for items without labels)."
+    "Per-item expected score against a reference label (one random label, or the plurality of r); NaN for items with fewer than r labels."
     counts = np.asarray(counts, dtype=np.float64)
     I, C = counts.shape
     if scorer not in DECOMPOSABLE: raise ValueError(f"`scorer` must be one of {list(DECOMPOSABLE)} for per-item scores, got {scorer!r}.")
     hard, soft = _split(pred, C)
     n = counts.sum(1)
-    w = np.divide(counts, n[:, None], out=np.zeros_like(counts), where=n[:, None] > 0)
+    r = _check_reference(n_reference, int(n.max()) if len(n) else 0)
+    w = np.nan_to_num(plurality_distribution(counts, r))
     if scorer == "agreement":
         P = np.eye(C)[hard] if soft is None else soft
         s = (w * P).sum(1)
@@ -164,26 +227,28 @@ def item_scores(pred, # class codes (I,) or probabilities (I, C), one per item
         bad = (w > 0) & ~np.isfinite(L)
         if bad.any(): cross_entropy_score(soft[bad.any(1)], counts[bad.any(1)].argmax(1), C)   # raises the probability-0 error
         s = (w * np.where(w > 0, L, 0.0)).sum(1)
-    return np.where(n > 0, s, np.nan)
+    return np.where((n > 0) & (n >= r), s, np.nan)
 
 def classifier_score(pred, # one label per item, or an items x classes probability matrix / DataFrame
                      ann:Annotations, # the human labels
                      scorer="agreement", # a name in SCORERS or a function (pred, ref, n_classes) -> float
-                     n_rounds:int=100, # counts data with a non-decomposable scorer: rounds of random reference labels
+                     n_rounds:int=100, # sampled scores (counts data or r > 1 with a non-decomposable scorer): rounds of random references
                      seed=0, # seed for those rounds
+                     n_reference:int=1, # r: score against the plurality of r held-out raters (footnote 10); items with fewer labels are left out
                     ) -> ClassifierScore:
-    "Algorithm 1: the classifier's mean score against a reference rater."
+    "Algorithm 1: the classifier's mean score against a reference rater, or against the plurality of r (HScore^r)."
     check_annotations(ann)
     name, fn = _scorer(scorer)
     C = ann.n_classes
     two_d = isinstance(pred, pd.DataFrame) or np.ndim(pred) == 2
     pred = soft_predictions(ann, pred, "pred") if two_d else hard_predictions(ann, pred, "pred")
     n = np.asarray(ann.n_labels)
+    r = _check_reference(n_reference, int(n.max()))
     if name in DECOMPOSABLE:
-        s = item_scores(pred, ann.counts, name)
-        return ClassifierScore(name, float(np.nanmean(s)), int((n > 0).sum()), "exact", 0)
+        s = item_scores(pred, ann.counts, name, r)
+        return ClassifierScore(name, float(np.nanmean(s)), int((n >= r).sum()), "exact", 0, r)
     item, annot, label = ann.codes()
-    if annot is not None:
+    if annot is not None and r == 1:
         vals = []
         for j in range(ann.n_annotators):
             sel = annot == j
@@ -193,11 +258,14 @@ def classifier_score(pred, # one label per item, or an items x classes probabili
         if not vals: raise ValueError(f"the {name} score is undefined against every rater (too few items or a single class each).")
         return ClassifierScore(name, float(np.mean(vals)), int((n > 0).sum()), "per annotator", len(vals))
     rng = np.random.default_rng(seed)
-    has = np.flatnonzero(n > 0)
-    cum = np.cumsum(np.asarray(ann.counts)[has], 1)
+    has = np.flatnonzero(n >= r)
+    counts = np.asarray(ann.counts)[has]
+    cum = np.cumsum(counts, 1)
     vals = []
     for _ in range(n_rounds):
-        u = rng.random(len(has)) * n[has]
-        ref = (u[:, None] >= cum).sum(1)                        # one label drawn uniformly from each item's labels
-        vals.append(fn(pred[has], ref, C))
-    return ClassifierScore(name, float(np.mean(vals)), len(has), "sampled", n_rounds)
+        if r == 1: ref = ((rng.random(len(has)) * n[has])[:, None] >= cum).sum(1)     # one label drawn uniformly per item
+        else: ref = _plurality(_draw_orders(counts, rng, r - 1), C, rng)          # plurality of r labels without replacement
+        try: vals.append(fn(pred[has], ref, C))
+        except ValueError: continue                                 # undefined on this draw (e.g. a single class)
+    if not vals: raise ValueError(f"the {name} score is undefined on every round (the references have a single class).")
+    return ClassifierScore(name, float(np.mean(vals)), len(has), "sampled", len(vals), r)

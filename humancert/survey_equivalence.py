@@ -99,9 +99,10 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
                        matched:bool=True, # compare with c_k on the items behind it (False: one h on all items, Algorithm 4 literally)
                        max_subsets:int=200, # random draws per k for the sampled scorers
                        clip:float|None=None, # probability floor of a soft combiner (default: frequency 0.02, ABC 0)
+                       n_reference:int=1, # r: classifier and curve scored against the plurality of r held-out raters (SEQ^r, footnote 11)
                       ) -> SurveyEquivalence:
     "Survey equivalence of a classifier (Algorithm 4), with bootstrap intervals over items."
-    K, how = _check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", max_subsets)
+    K, how = _check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", max_subsets, n_reference)
     pred = _check_predictions(ann, predictions)
     if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
     comb = make_combiner(combiner, ann, clip)
@@ -121,7 +122,7 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
             hk = _matched(s_item, n, K, item_mult)
             h = float(np.average(s_item[n > 0], weights=item_mult[n > 0]))
             return cv, np.zeros(K), hk, h
-        cv, se, hk = _sampled_curve(c, fn, prof, inv, item_mult, K, max_subsets, rng, pred)
+        cv, se, hk = _sampled_curve(c, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
         h = float(hk[0])                                              # k = 0: every item, a random reference label each
         return cv, se, hk, h
     values, se, hk, h = one(np.ones(len(inv)))
@@ -133,7 +134,7 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
         cb, _, hkb, hb = one(im)
         v, b = equivalence(hkb if matched else np.full(K, hb), cb)
         samples.append(v); bounds.append(b)
-    curve = PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n > k).sum()) for k in range(K)]),
+    curve = PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + n_reference).sum()) for k in range(K)]),
                        np.empty((0, K)), how, se)
     return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), target)
 

@@ -1,17 +1,32 @@
-"""The installed `humancert` console script, run as a user would: exit codes, stdout and stderr."""
+"""The installed `humancert` console script, run as a user would: exit codes, stdout and stderr, the report folder
+(its JSON against the library, its markdown rendered in headless Chromium with every image loaded)."""
+import contextlib
+import io
+import json
+import re
 import subprocess
 import sys
 
-import pandas as pd
 import pytest
 
+from browser import chromium_or_skip, dump_dom
 from humancert.agreement import agreement_summary
+from humancert.cli import main
+from humancert.certify import certify
 from humancert.datasets import DATASETS, load
+from humancert.reporting import dataset_case
+from humancert.spa import spa
+from humancert.survey_equivalence import survey_equivalence
 
 
 def humancert(*args, cwd=None):
-    return subprocess.run([sys.executable, "-c", "import sys; from humancert.cli import main; sys.exit(main())", *args],
-                          capture_output=True, text=True, cwd=cwd)
+    "Run the command in-process (what the console script calls), or in a subprocess with `cwd` set."
+    if cwd is not None:
+        return subprocess.run([sys.executable, "-c", "import sys; from humancert.cli import main; sys.exit(main())", *args],
+                              capture_output=True, text=True, cwd=cwd)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(args))
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def test_console_script_is_installed():
@@ -19,44 +34,196 @@ def test_console_script_is_installed():
     assert res.returncode == 0 and res.stdout.startswith("humancert "), res.stderr
 
 
+def _line(out, label):
+    return next(l for l in out.splitlines() if l.strip().startswith(label))
+
+
 @pytest.mark.parametrize("name", DATASETS)
 def test_report_on_bundled_data(name):
-    res = humancert("report", "--dataset", name)
+    res = humancert("report", "--dataset", name, "--n-bootstrap", "10")
     assert res.returncode == 0, res.stderr
     assert res.stderr == ""
-    frame = agreement_summary(load(name).annotations).to_frame()
+    ann, hard, soft, _ = dataset_case(name)
+    frame = agreement_summary(ann).to_frame()
     for measure, row in frame.iterrows():   # every number printed is the library's, to the printed precision
-        line = next(l for l in res.stdout.splitlines() if l.strip().startswith(measure + " ") or l.strip().startswith(measure))
-        assert f"{row.value:.4f}" in line, (measure, line)
+        assert f"{row.value:.4f}" in _line(res.stdout, measure + " "), measure
+    assert f"{spa(ann, 'annotations').value:.4f}" in _line(res.stdout, "SPA")
+    label = hard if hard is not None else soft.idxmax(axis=1)
+    c = certify(ann, label)
+    assert f"{c.lower:.4f}" in _line(res.stdout, "L_N")
+    assert f"{c.score:.4f}" in _line(res.stdout, "S optimal (binomial/betting)")
+    assert ("NOT CERTIFIED" in res.stdout) == (not c.certified)
+    assert "Assumptions you must judge" in res.stdout
 
 
-def test_report_long_file(tmp_path):
-    df = pd.DataFrame({"task": [1, 1, 2, 2, 3, 3], "worker": list("ababab"), "answer": list("xxxyyy")})
-    df.to_csv(tmp_path / "l.csv", index=False)
-    res = humancert("report", str(tmp_path / "l.csv"), "--format", "long", "--item", "task", "--annotator", "worker", "--label", "answer")
-    assert res.returncode == 0, res.stderr
-    assert "percent" in res.stdout and "0.6667" in res.stdout   # 2 of 3 items agree: P-bar = 2/3
+def _files(tmp_path):
+    "The running example as wide, long and counts files, with the model in columns and in files of its own."
+    ds = load("running_example")
+    a, hard, soft = ds.annotations, ds.predictions["hard"], ds.predictions["calibrated"]
+    a.to_wide().assign(model=hard, p_pos=soft["pos"]).to_csv(tmp_path / "wide.csv")
+    long = a.to_long()
+    long.assign(model=hard.loc[long["item"]].to_numpy(), p_pos=soft["pos"].loc[long["item"]].to_numpy()).to_csv(tmp_path / "long.csv", index=False)
+    a.to_counts().to_csv(tmp_path / "counts.csv")
+    hard.rename_axis("item").to_csv(tmp_path / "model.csv")
+    soft.add_prefix("prob_").rename_axis("item").to_csv(tmp_path / "soft.csv")
+    return a, hard, soft
+
+
+def test_three_layouts_give_the_library_numbers(tmp_path):
+    a, hard, soft = _files(tmp_path)
+    c = certify(a, hard)
+    e = survey_equivalence(soft, a, "abc", "cross_entropy", n_bootstrap=30, seed=4)
+    runs = [("wide.csv", "--model", "model", "--soft-model", "p_pos"),
+            ("long.csv", "--format", "long", "--model", "model", "--soft-model", "p_pos"),
+            ("counts.csv", "--format", "counts", "--model", str(tmp_path / "model.csv"), "--soft-model", str(tmp_path / "soft.csv"))]
+    for f, *opts in runs:
+        res = humancert("report", str(tmp_path / f), *opts, "--n-bootstrap", "30", "--seed", "4")
+        assert res.returncode == 0, (f, res.stderr)
+        assert f"{c.score:.4f}" in _line(res.stdout, "S optimal (binomial/betting)"), f
+        assert f"{c.upper_theoretical:.4f}" in _line(res.stdout, "U_N^(t)"), f
+        assert f"{e.value:.2f}" in _line(res.stdout, "equivalence") and f"[{e.interval[0]:.2f}, {e.interval[1]:.2f}]" in res.stdout, f
 
 
 def test_parquet_input(tmp_path):
     pytest.importorskip("pyarrow")
-    load("running_example").annotations.to_counts().to_parquet(tmp_path / "c.parquet")
-    res = humancert("report", str(tmp_path / "c.parquet"), "--format", "counts")
+    ds = load("running_example")
+    ds.annotations.to_counts().assign(model=ds.predictions["hard"]).to_parquet(tmp_path / "c.parquet")
+    res = humancert("report", str(tmp_path / "c.parquet"), "--format", "counts", "--model", "model", "--n-bootstrap", "0")
     assert res.returncode == 0, res.stderr
-    assert "1000" in res.stdout
+    assert f"{certify(ds.annotations, ds.predictions['hard']).score:.4f}" in _line(res.stdout, "S optimal (binomial/betting)")
+
+
+def test_report_json_equals_library(tmp_path):
+    out = tmp_path / "rep"
+    res = humancert("report", "--dataset", "running_example", "--n-bootstrap", "40", "--seed", "7", "--delta", "0.1", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    d = json.loads((out / "report.json").read_text())
+    ds = load("running_example")
+    c = certify(ds.annotations, ds.predictions["hard"], delta=0.1, seed=7)
+    p = certify(ds.annotations, ds.predictions["hard"], delta=0.1, seed=7, tails=("hoeffding", "hoeffding"))
+    e = survey_equivalence(ds.predictions["calibrated"], ds.annotations, "abc", "cross_entropy", n_bootstrap=40, seed=7)
+    assert d["parameters"]["delta"] == 0.1 and d["parameters"]["seed"] == 7 and d["parameters"]["n_bootstrap"] == 40
+    assert d["humancert_version"] and d["title"] == "dataset running_example"
+    assert d["certificate"]["score"] == c.score and d["certificate"]["certified"] == c.certified
+    assert d["certificate"]["L_N"] == c.lower and d["certificate"]["U_N_theoretical"] == c.upper_theoretical
+    assert d["paper_certificate"]["S"] == {m: v.score for m, v in p.scores.items()}
+    assert d["survey_equivalence"]["value"] == e.value and d["survey_equivalence"]["interval"] == list(e.interval)
+    assert [r["c_k"] for r in d["survey_equivalence"]["curve"]] == e.curve.values.tolist()
+    summary = agreement_summary(ds.annotations).to_frame()
+    for m, row in summary.iterrows():
+        assert d["agreement"][m]["value"] == row.value
+    first = d["confidence_by_margin"][0]
+    assert first["tau"] == 0 and first["S"] == c.score
+
+
+def test_quiet_and_force(tmp_path):
+    out = tmp_path / "rep"
+    res = humancert("report", "--dataset", "guessthekarma", "--n-bootstrap", "0", "--out", str(out), "--quiet")
+    assert (res.returncode, res.stdout, res.stderr) == (0, "", "")
+    again = humancert("report", "--dataset", "guessthekarma", "--n-bootstrap", "0", "--out", str(out))
+    assert again.returncode == 2 and "already holds a report" in again.stderr.splitlines()[0]
+    assert humancert("report", "--dataset", "guessthekarma", "--n-bootstrap", "0", "--out", str(out), "--force").returncode == 0
+
+
+_MD_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>report</title></head><body>{body}
+<script>
+window.addEventListener("load", () => {{
+  const imgs = [...document.images];
+  document.body.setAttribute("data-images", imgs.length);
+  document.body.setAttribute("data-loaded", imgs.filter(i => i.complete && i.naturalWidth > 0).length);
+}});
+</script></body></html>"""
+
+
+def test_markdown_report_renders_in_browser(tmp_path):
+    chromium = chromium_or_skip("the markdown report")
+    import mistune
+    out = tmp_path / "rep"
+    res = humancert("report", "--dataset", "running_example", "--n-bootstrap", "0", "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    md = (out / "report.md").read_text()
+    pngs = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", md)
+    assert sorted(pngs) == ["bounds_vs_annotators.png", "confidence_vs_margin.png", "power_curve.png"]
+    html = mistune.create_markdown(plugins=["table"])(md)
+    page = out / "report.html"
+    page.write_text(_MD_PAGE.format(body=html), encoding="utf-8")
+    dom = dump_dom(chromium, page, tmp_path / "profile")
+    n = re.search(r'data-images="(\d+)"', dom); loaded = re.search(r'data-loaded="(\d+)"', dom)
+    assert n and loaded, "the page's load handler did not run"
+    assert int(n.group(1)) == 3 and int(loaded.group(1)) == 3, (n.group(1), loaded.group(1))
+    assert dom.count("<table") >= 4 and "Certificate" in dom and "Survey equivalence" in dom
+
+
+def test_missing_image_is_caught(tmp_path):
+    "The browser check can fail: a report whose plot is gone loads 2 of 3 images."
+    chromium = chromium_or_skip("the markdown report")
+    import mistune
+    out = tmp_path / "rep"
+    assert humancert("report", "--dataset", "running_example", "--n-bootstrap", "0", "--out", str(out)).returncode == 0
+    (out / "power_curve.png").unlink()
+    page = out / "report.html"
+    page.write_text(_MD_PAGE.format(body=mistune.create_markdown(plugins=["table"])((out / "report.md").read_text())))
+    dom = dump_dom(chromium, page, tmp_path / "profile")
+    assert 'data-loaded="2"' in dom and 'data-images="3"' in dom
 
 
 @pytest.mark.parametrize("args,msg", [
     (["report"], "exactly one of INPUT"),
     (["report", "--dataset", "nope"], "unknown dataset"),
     (["report", "missing.csv"], "no such file"),
+    (["report", "--dataset", "running_example", "--format", "json"], None),   # --format only matters for INPUT
     (["frobnicate"], "unknown command"),
+    (["report", "--dataset", "running_example", "--delta", "2"], "--delta must lie strictly between 0 and 1"),
+    (["report", "--dataset", "running_example", "--n-bootstrap", "many"], "argument --n-bootstrap: invalid int value"),
 ])
 def test_bad_input_exit_2(args, msg, tmp_path):
     res = humancert(*args, cwd=tmp_path)
+    if msg is None: return
     assert res.returncode == 2
     assert res.stdout == ""
     assert msg in res.stderr.splitlines()[0]
+
+
+@pytest.mark.parametrize("name,content,args,msg", [
+    ("e.csv", "", [], "is empty"),
+    ("h.csv", "item,a,b\n", [], "has a header but no rows"),
+    ("x.json", "{}", [], "neither CSV"),
+    ("bin.parquet", "not parquet at all", [], "could not be read as PARQUET"),
+    ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--format", "tall"], "--format: unknown format 'tall'"),
+    ("l.csv", "item,annotator,answer\n1,a,x\n", ["--format", "long"], "column 'label' is not in the table"),
+    ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--model", "m"], "--model: 'm' is neither a column of INPUT nor a file"),
+    ("w.csv", "item,a,b,m\n1,x,y,z\n2,x,x,x\n", ["--model", "m"], "--model has labels ['z']"),
+    ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--delta", "0.1"], "--delta needs a model"),
+    ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--n-bootstrap", "5"], "--n-bootstrap needs a model"),
+    ("w.csv", "item,a,b,m\n1,x,y,x\n2,x,x,x\n", ["--model", "m", "--clip", "0.01"], "--clip applies to the ABC curve"),
+    ("w.csv", "item,a,b,p\n1,x,y,0.2\n2,x,x,\n", ["--soft-model", "p"], "--soft-model: no prediction for 1 of 2 item(s), first 2"),
+    ("w.csv", "item,a,b,p,q\n1,x,y,0.2,0.8\n2,x,x,0.5,0.5\n", ["--soft-model", "p,q"], "--soft-model: column 'p' is not named after a class"),
+    ("w.csv", "item,a,b,p_x,p_y\n1,x,y,0.2,0.9\n2,x,x,0.5,0.5\n", ["--soft-model", "p_x,p_y"], "--soft-model: 1 row(s) do not sum to 1 (first: item 1"),
+])
+def test_bad_files_exit_2(tmp_path, name, content, args, msg):
+    (tmp_path / name).write_text(content)
+    res = humancert("report", str(tmp_path / name), *args)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert res.stdout == ""
+    assert msg in res.stderr.splitlines()[0], res.stderr
+
+
+def test_existing_out_dir_without_force_is_refused_before_work(tmp_path):
+    (tmp_path / "rep").mkdir()
+    (tmp_path / "rep" / "report.json").write_text("{}")
+    res = humancert("report", "--dataset", "running_example", "--out", str(tmp_path / "rep"))
+    assert res.returncode == 2 and res.stderr.splitlines()[0].startswith("humancert: error: --out:")
+    assert (tmp_path / "rep" / "report.json").read_text() == "{}"       # nothing lost
+
+
+def test_unexpected_error_exit_1(tmp_path, monkeypatch):
+    "A bug (not bad input) gives exit code 1 and a traceback to report."
+    code = ("import sys, humancert.cli as c\n"
+            "def boom(*a, **k): raise RuntimeError('boom')\n"
+            "c.make_report = boom\n"
+            "sys.exit(c.main(['report', '--dataset', 'running_example']))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 1 and "unexpected error" in res.stderr and "RuntimeError: boom" in res.stderr
 
 
 def test_wide_file_with_bad_labels(tmp_path):
@@ -65,3 +232,10 @@ def test_wide_file_with_bad_labels(tmp_path):
     (tmp_path / "one.csv").write_text("item,a\n1,x\n2,y\n")
     res = humancert("report", str(tmp_path / "one.csv"))
     assert res.returncode == 2 and "one annotator" in res.stderr
+
+
+def test_input_not_mutated(tmp_path):
+    a, hard, soft = _files(tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert humancert("report", str(tmp_path / "wide.csv"), "--model", "model", "--soft-model", "p_pos", "--n-bootstrap", "0").returncode == 0
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -4,16 +4,13 @@ The site is built by `docs_site.build_site` (nbdev-proc-nbs + nbconvert). Starti
 every page reachable through internal links; the test fails on a page the sidebar lists but that was not built, a
 link to a page or file that does not exist, or a Python traceback anywhere in a rendered page.
 """
-import os
 import re
-import shutil
-import subprocess
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import urlparse, unquote
 
 import pytest
 
+from browser import chromium_or_skip, dump_dom
 from docs_site import ROOT, build_site, readme_text, page_name, _sidebar
 
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|\w+Error\s+Traceback")
@@ -23,12 +20,6 @@ def test_readme_matches_index():
     "README.md is what nbs/index.ipynb renders to (regenerate with `python tests/docs_site.py readme`)."
     assert (ROOT / "README.md").read_text(encoding="utf-8") == readme_text(), \
         "README.md is out of date with nbs/index.ipynb: run `python tests/docs_site.py readme` and commit it."
-
-
-def _chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        if shutil.which(name): return shutil.which(name)
-    return None
 
 
 class _Links(HTMLParser):
@@ -41,27 +32,13 @@ class _Links(HTMLParser):
         if tag == "h1": self.h1 += 1
 
 
-def _dump_dom(chromium, page, profile):
-    "The DOM of `page` after Chromium has loaded and run it."
-    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={profile}", "--virtual-time-budget=3000", "--dump-dom", page.as_uri()]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert res.returncode == 0, f"chromium failed on {page.name}: {res.stderr[-2000:]}"
-    return res.stdout
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     return tmp_path_factory.mktemp("site")
 
 
 def test_site_in_browser(site, tmp_path):
-    chromium = _chromium()
-    if chromium is None:
-        msg = "Chromium is not installed (Debian: apt-get install chromium); the rendered docs were not opened in a browser."
-        if os.environ.get("CI"): pytest.fail(msg + " CI must install it (.ci/run does).")
-        pytest.skip(msg)
+    chromium = chromium_or_skip("the rendered docs")
     pages = build_site(site)
     built = {p.name for p in pages}
     listed = [page_name(e) for e in _sidebar(site / "_quarto.yml")]
@@ -76,7 +53,7 @@ def test_site_in_browser(site, tmp_path):
         page = site / name
         if not page.is_file():
             problems.append(f"missing page {name}"); continue
-        dom = _dump_dom(chromium, page, tmp_path / "profile")
+        dom = dump_dom(chromium, page, tmp_path / "profile")
         if TRACEBACK.search(dom): problems.append(f"Python traceback rendered in {name}")
         parser = _Links(); parser.feed(dom)
         if parser.h1 == 0: problems.append(f"{name} has no title (h1)")

@@ -39,12 +39,22 @@ def test_every_estimator_runs_from_the_package():
     assert humancert.confidence(0.971, 0.939, 1821, lower_tail="binomial", count=1768).score == pytest.approx(0.9902, abs=5e-5)
     assert humancert.plan_study(0.971, 0.939).n_items > 100
     assert 0 < humancert.lower_limit(0.9, 100) < 0.9 < humancert.upper_limit(0.81, 100, tail="hoeffding")
+    assert humancert.classifier_score(hard, ann, "agreement", n_reference=3).n_reference == 3
+    assert humancert.survey_equivalence(hard, ann, "plurality", "dmi", max_subsets=3, max_k=4, n_reference=3).bound in "=<>"
+    sim = humancert.uniform_noise(300, [[0.9, 0.1], [0.3, 0.7]], 6, 0.8, seed=1)
+    assert humancert.hscore_star(sim.classifier, sim.annotations, sim.states).value > 0
+    assert humancert.state_equivalence(sim.classifier, sim.annotations, sim.states, max_subsets=3).bound in "=<>"
+    assert len(humancert.seq_by_reference({"dmi": sim.classifier}, sim.annotations, (1, 3), max_subsets=3)) == 2
+    assert humancert.panel_scale([[0.9, 0.1], [0.3, 0.7]], 3) > humancert.panel_scale([[0.9, 0.1], [0.3, 0.7]], 1)
+    rep = humancert.make_report(ann, hard, soft, n_bootstrap=0)
+    assert rep.certificate.score == humancert.certify(ann, hard).score and rep.equivalence is not None
+    assert len(humancert.bounds_by_annotators(ann)) == 9 and humancert.dataset_case("credbank")[2] is not None
 
 
 def test_modules_import_cleanly_in_a_fresh_interpreter():
     mods = ["annotations", "agreement", "datasets", "simulate", "upper", "lower", "finite", "certify", "assumptions",
             "known_oracle", "spa", "spa_variance", "spa_experiments", "scoring", "combiners", "power_curve",
-            "survey_equivalence", "abc_theory", "iaa", "cli", "calibration", "tails", "planner"]
+            "survey_equivalence", "abc_theory", "iaa", "cli", "calibration", "tails", "planner", "reference_panels", "reporting"]
     code = "import importlib; [importlib.import_module('humancert.' + m) for m in %r]" % mods
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
