@@ -17,7 +17,7 @@ from scipy.special import gammaln
 
 from .annotations import Annotations, check_annotations
 from .combiners import make_combiner, AnonymousBayesian, _clip_probs
-from .scoring import DECOMPOSABLE, SCORERS, _draw_orders, _plurality, _check_reference
+from .scoring import DECOMPOSABLE, SCORERS, _draw_orders, _plurality, _check_reference, plurality_distribution
 
 # %% ../nbs/32_power_curve.ipynb #aa6b472a
 _ZERO_MSG = ("the combiner gives probability 0 to a label that occurs (k = {k}): no other item has a precedent for it, "
@@ -37,12 +37,17 @@ def _score_dist(D, scorer):
     with np.errstate(divide="ignore", invalid="ignore"):    # NaN/-inf only where a label cannot occur; checked by the callers
         return np.log2(D)
 
-def _item_curve(combiner, prof, k, scorer, excl_items, mult):
-    "s_p(k) for every profile p with more than k labels and positive multiplicity (NaN for the others)."
+def _remaining(left, n_left, r):
+    "Reference distribution given the labels not in the survey: their shares (r = 1) or their r-panel plurality law."
+    if r == 1: return left / np.asarray(n_left, dtype=np.float64).reshape(-1, 1)
+    return plurality_distribution(left, r)
+
+def _item_curve(combiner, prof, k, scorer, excl_items, mult, r=1):
+    "s_p(k) for every profile p with at least k + r labels and positive multiplicity (NaN for the others)."
     C = prof.shape[1]
     n = prof.sum(1)
     out = np.full(len(prof), np.nan)
-    elig = np.flatnonzero((n > k) & (mult > 0))
+    elig = np.flatnonzero((n >= k + r) & (mult > 0))
     for p in elig:
         w = prof[p]
         ranges = [range(0, min(int(w[c]), k) + 1) for c in range(C - 1)]
@@ -50,7 +55,7 @@ def _item_curve(combiner, prof, k, scorer, excl_items, mult):
         Y = np.array(Y, dtype=np.int64).reshape(-1, C)
         logp = _log_comb(w[None, :], Y).sum(1) - _log_comb(n[p], k)
         P = np.exp(logp)
-        R = (w[None, :] - Y) / (n[p] - k)
+        R = _remaining(w[None, :] - Y, n[p] - k, r)
         D = combiner.distribution(Y, np.full(len(Y), excl_items[p]) if combiner.name == "abc" else None)
         S = _score_dist(D, scorer)
         with np.errstate(invalid="ignore"):                # 0 * -inf where a label has no remaining copy
@@ -130,7 +135,7 @@ def _subcompositions(prof, k):
         p, r = p[rep], r[rep] - yc
     return p, np.stack(cols + [r], 1)
 
-def _curve_multi(combiner, prof, mult, K, scorer):
+def _curve_multi(combiner, prof, mult, K, scorer, r=1):
     "The exact curve for any number of classes, vectorised over the (profile, seen counts) pairs that can occur."
     Q, C = prof.shape
     n = prof.sum(1).astype(np.float64)
@@ -143,11 +148,11 @@ def _curve_multi(combiner, prof, mult, K, scorer):
     c = np.empty(K); S_all = np.full((K, Q), np.nan)
     for k in range(K):
         p, Y = _subcompositions(prof, k)
-        keep = n[p] > k
+        keep = n[p] >= k + r
         p, Y = p[keep], Y[keep]
         Yf = Y.astype(np.float64)
         P = np.exp((_lfall(w[p], Yf) - gammaln(Yf + 1)).sum(1) - (_lfall(n[p], k) - gammaln(k + 1.0)))
-        R = (w[p] - Yf) / (n[p] - k)[:, None]
+        R = _remaining(w[p] - Yf, n[p] - k, r)
         if combiner.name == "abc":
             pz, Z = _subcompositions(prof, k + 1)
             tz = np.exp(_lfall(w[pz], Z.astype(np.float64)).sum(1) - _lfall(n[pz], k + 1))
@@ -172,22 +177,22 @@ def _curve_multi(combiner, prof, mult, K, scorer):
             contrib = np.where(R > 0, R * Sc, 0.0).sum(1)
         if not np.isfinite(contrib).all(): raise ZeroProbabilityError(k)
         sp = np.bincount(p, P * contrib, minlength=Q)
-        use = (n > k) & (mult > 0)
+        use = (n >= k + r) & (mult > 0)
         S_all[k, use] = sp[use]
         m = np.where(use, mult, 0.0)
         c[k] = float((sp * m).sum() / m.sum())
     return c, S_all
 
-def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True):
+def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True, r=1):
     known = type(combiner).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian")
-    if vectorise and known and prof.shape[1] == 2:
+    if vectorise and known and prof.shape[1] == 2 and r == 1:
         return _curve_binary(combiner, prof, mult, K, scorer)
     if vectorise and known and prof.shape[1] * np.log2(K + 2) < 62:
-        return _curve_multi(combiner, prof, mult, K, scorer)
+        return _curve_multi(combiner, prof, mult, K, scorer, r)
     c = np.empty(K)
     S = np.empty((K, len(prof)))
     for k in range(K):
-        s = _item_curve(combiner, prof, k, scorer, excl_items, mult)
+        s = _item_curve(combiner, prof, k, scorer, excl_items, mult, r)
         S[k] = s
         m = np.where(np.isnan(s), 0.0, mult)
         c[k] = float(np.nansum(s * m) / m.sum())
@@ -300,13 +305,11 @@ def _check_curve_args(ann, scorer, n_bootstrap, max_k, method, max_subsets, n_re
     if r == nmax:
         raise ValueError(f"`n_reference`: no survey is left when every rater of an item is a reference; a curve against {r} reference "
                          f"raters needs items with at least {r + 1} labels (the most here is {nmax}); use n_reference <= {nmax - 1}.")
-    if r > 1 and method == "exact":
-        raise ValueError("`method`: exact curves score against one reference rater; with `n_reference` > 1 use method='sampled' (or 'auto').")
     top = nmax - r
     if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or not 0 <= max_k <= top):
         raise ValueError(f"`max_k` must be an integer from 0 to {top} (k raters need {r} more as reference; "
                          f"the largest item has {nmax} labels), got {max_k!r}.")
-    exact = r == 1 and (method == "exact" or method == "auto" and scorer in DECOMPOSABLE)
+    exact = method == "exact" or method == "auto" and scorer in DECOMPOSABLE
     return (top + 1 if max_k is None else max_k + 1), ("exact" if exact else "sampled")
 
 def _soft_check(comb, scorer):
@@ -335,7 +338,7 @@ def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
                 method:str="auto", # 'exact' (agreement, cross-entropy), 'sampled' (any scorer), 'auto' (exact where possible)
                 max_subsets:int=200, # random draws per k of a sampled curve (Algorithm 2's 200 subsets)
                 clip:float|None=None, # probability floor of a soft combiner (default: frequency 0.02, ABC 0)
-                n_reference:int=1, # r: score against the plurality of r held-out raters (footnotes 11, 17); sampled when r > 1
+                n_reference:int=1, # r: score against the plurality of r held-out raters (footnotes 11, 17)
                ) -> PowerCurve:
     "Survey power curve (Algorithm 3): exact in expectation over rater subsets, or sampled; optional bootstrap over items."
     K, how = _check_curve_args(ann, scorer, n_bootstrap, max_k, method, max_subsets, n_reference)
@@ -349,7 +352,7 @@ def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
     fn = SCORERS[scorer]
     def one(m, item_mult):
         c = _relearn(comb, prof, m)
-        if how == "exact": return _curve(c, prof, m, K, scorer, np.arange(len(prof)))[0], np.zeros(K)
+        if how == "exact": return _curve(c, prof, m, K, scorer, np.arange(len(prof)), r=n_reference)[0], np.zeros(K)
         return _sampled_curve(c, fn, prof, inv, item_mult, K, max_subsets, rng, n_reference=n_reference)[:2]
     values, se = one(mult, np.ones(len(inv)))
     n_k = np.array([int((np.asarray(ann.n_labels) >= k + n_reference).sum()) for k in range(K)])

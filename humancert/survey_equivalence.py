@@ -83,10 +83,10 @@ def _check_predictions(ann, predictions):
     two_d = isinstance(predictions, pd.DataFrame) or np.ndim(predictions) == 2
     return soft_predictions(ann, predictions, "predictions") if two_d else hard_predictions(ann, predictions, "predictions")
 
-def _matched(s_item, n, K, mult=None):
-    "The classifier's mean per-item score on the items with more than k labels, for each k (weighted by multiplicity)."
+def _matched(s_item, n, K, mult=None, r=1):
+    "The classifier's mean per-item score on the items with at least k + r labels, for each k (weighted by multiplicity)."
     m = np.ones(len(s_item)) if mult is None else mult
-    return np.array([np.average(s_item[n > k], weights=m[n > k]) if (m[n > k] > 0).any() else np.nan for k in range(K)])
+    return np.array([np.average(s_item[n >= k + r], weights=m[n >= k + r]) if (m[n >= k + r] > 0).any() else np.nan for k in range(K)])
 
 def survey_equivalence(predictions, # one label per item, or an items x classes probability matrix / DataFrame
                        ann:Annotations, # the human labels
@@ -113,14 +113,14 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
     inv = inv.ravel()
     fn = SCORERS[scorer]
     rng = np.random.default_rng(seed)
-    if how == "exact": s_item = item_scores(pred, counts, scorer)        # raises for a hard classifier with cross-entropy
+    if how == "exact": s_item = item_scores(pred, counts, scorer, n_reference)   # raises for a hard classifier with cross-entropy
     def one(item_mult):
         m = np.bincount(inv, item_mult, minlength=len(prof))
         c = _relearn(comb, prof, m)
         if how == "exact":
-            cv = _curve(c, prof, m, K, scorer, np.arange(len(prof)))[0]
-            hk = _matched(s_item, n, K, item_mult)
-            h = float(np.average(s_item[n > 0], weights=item_mult[n > 0]))
+            cv = _curve(c, prof, m, K, scorer, np.arange(len(prof)), r=n_reference)[0]
+            hk = _matched(s_item, n, K, item_mult, n_reference)
+            h = float(np.average(s_item[n >= n_reference], weights=item_mult[n >= n_reference]))
             return cv, np.zeros(K), hk, h
         cv, se, hk = _sampled_curve(c, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
         h = float(hk[0])                                              # k = 0: every item, a random reference label each
@@ -138,7 +138,7 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
                        np.empty((0, K)), how, se)
     return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), target)
 
-# %% ../nbs/33_survey_equivalence.ipynb #5835aeb8
+# %% ../nbs/33_survey_equivalence.ipynb #d348d6f7
 def _check_panels(amateurs, experts):
     for nm, a in (("amateurs", amateurs), ("experts", experts)):
         if not isinstance(a, Annotations): raise TypeError(f"`{nm}` must be humancert Annotations, got {type(a).__name__}.")
