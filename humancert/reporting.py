@@ -371,8 +371,9 @@ def plot_bounds(self:Report, ax=None):
     if "L_N" in b:
         ax.errorbar(b.k, b.L_N, yerr=2 * b.L_N_se.fillna(0), fmt="^-", ms=3, color="C0", capsize=2,
                     label=r"$\mathcal{L}_N$: model, lower bound (majority of k)")
-    ax.set(xlabel="labels per item k (random subset of each item's labels)", ylabel="oracle accuracy bound",
-           title="Bounds against the number of annotators")
+    ax.set(xlabel="labels per item k (random subset of each item's labels)", ylabel="oracle accuracy bound")
+    ax.set_title("Bounds against the number of annotators\n(items with at least k labels; the certificate keeps those with a strict majority)",
+                 fontsize=9)
     ax.legend(fontsize=8)
     return ax
 
