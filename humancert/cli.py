@@ -22,7 +22,7 @@ from fastcore.script import call_parse, anno_parser
 import humancert
 from .annotations import Annotations
 from .datasets import DATASETS
-from .reporting import make_report, dataset_case, REPORT_FILES
+from .reporting import make_report, dataset_case, _check_out
 
 # %% ../nbs/90_cli.ipynb #dec4c859
 FORMATS = ("wide", "long", "counts")
@@ -174,14 +174,6 @@ def read_annotations(path:str, # CSV or Parquet file of labels
 # %% ../nbs/90_cli.ipynb #6c0ad888
 MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
-def _check_out(out, force):
-    if out is None: return
-    p = Path(out)
-    if p.exists() and not p.is_dir(): raise ValueError(f"--out: {out!r} is a file; give a directory for the report.")
-    there = [f for f in REPORT_FILES if (p / f).exists()]
-    if there and not force:
-        raise ValueError(f"--out: {out!r} already holds a report ({', '.join(there)}); pass --force to overwrite it, or choose another directory.")
-
 @call_parse(pos=["input"])
 def report(input:str=None, # CSV or Parquet file of labels (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
@@ -206,7 +198,6 @@ def report(input:str=None, # CSV or Parquet file of labels (or use --dataset)
         raise ValueError("give exactly one of INPUT (a labels file) and --dataset NAME "
                          f"(bundled: {', '.join(DATASETS)}).")
     if dataset is not None:
-        if dataset not in DATASETS: raise ValueError(f"--dataset: unknown dataset {dataset!r}; choose one of {', '.join(DATASETS)}.")
         ann, hard, soft, notes = dataset_case(dataset, model, soft_model)
         title = f"dataset {dataset}"
     else:
@@ -218,7 +209,7 @@ def report(input:str=None, # CSV or Parquet file of labels (or use --dataset)
         raise ValueError(f"{given[0]} needs a model: pass --model (a label per item) or --soft-model (probabilities), "
                          f"or drop {', '.join(given)} for the agreement-only report.")
     if clip is not None and soft is None: raise ValueError("--clip applies to the ABC curve of a soft model; pass --soft-model or drop --clip.")
-    _check_out(out, force)
+    if out is not None: _check_out(out, force)                         # before any work: a refused overwrite costs nothing
     rep = make_report(ann, hard, soft, title, 0.05 if delta is None else delta, 200 if n_bootstrap is None else n_bootstrap,
                       seed, max_k, clip, progress=not quiet and sys.stderr.isatty(), notes=notes)
     text = rep.to_text()

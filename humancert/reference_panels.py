@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from .annotations import Annotations, check_annotations, hard_predictions, soft_predictions
+from .annotations import Annotations, check_annotations
 from .scoring import SCORERS, ClassifierScore, _compositions
 from .power_curve import PowerCurve, _sampled_curve, _soft_check, _relearn
 from .combiners import make_combiner
-from .survey_equivalence import SurveyEquivalence, equivalence, survey_equivalence
+from .survey_equivalence import SurveyEquivalence, equivalence, survey_equivalence, _check_predictions
 
 # %% ../nbs/36_reference_panels.ipynb #f99fbfa2
 def _check_noise(noise):
@@ -106,9 +106,7 @@ def _check_star_args(ann, pred, states, scorer):
     "Validated (states, predictions as codes or a probability matrix) for the functions that score against states."
     check_annotations(ann)
     if scorer not in SCORERS: raise ValueError(f"`scorer` must be one of {list(SCORERS)}, got {scorer!r}.")
-    s = _check_states(ann, states)
-    two_d = isinstance(pred, pd.DataFrame) or np.ndim(pred) == 2
-    return s, (soft_predictions(ann, pred, "pred") if two_d else hard_predictions(ann, pred, "pred"))
+    return _check_states(ann, states), _check_predictions(ann, pred, "pred")
 
 def hscore_star(pred, # the classifier's label per item (or probabilities)
                 ann:Annotations, # the human labels (only their classes are used)

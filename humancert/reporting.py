@@ -21,8 +21,9 @@ import humancert
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
 from .agreement import agreement_summary
 from .spa import spa
-from .upper import upper_bound
+from .upper import upper_bound, upper_terms
 from .certify import certify, Certificate
+from .finite import _check_delta
 from .power_curve import ZeroProbabilityError, _draw_orders
 from .survey_equivalence import survey_equivalence, SurveyEquivalence
 from .datasets import DATASETS, load
@@ -50,8 +51,7 @@ def bounds_by_annotators(ann:Annotations, # the human labels
     if isinstance(n_draws, bool) or not isinstance(n_draws, (int, np.integer)) or n_draws < 1:
         raise ValueError(f"`n_draws` must be an integer >= 1, got {n_draws!r}.")
     xe = np.zeros(len(n))
-    pair = n >= 2
-    xe[pair] = (counts[pair] * (counts[pair] - 1)).sum(1) / (n[pair] * (n[pair] - 1))
+    xe[n >= 2] = upper_terms(ann, "empirical")                          # eq. 4's per-item terms, items with a pair
     rows = [{"k": int(k), "items": int((n >= k).sum()), "U_t": float(np.sqrt(np.mean(1 / k + (1 - 1 / k) * xe[n >= k]))),
              "U_e": float(np.sqrt(np.mean(xe[n >= k])))} for k in ks]
     out = pd.DataFrame(rows)
@@ -144,8 +144,7 @@ class Report:
 # %% ../nbs/80_report.ipynb #49b0c4a2
 def _check_report_args(ann, delta, n_bootstrap, max_k, clip):
     check_annotations(ann)
-    if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) or not 0 < delta < 1:
-        raise ValueError(f"`delta` must lie strictly between 0 and 1 (certify at level 1 - delta), got {delta!r}.")
+    _check_delta(delta)
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
         raise ValueError(f"`n_bootstrap` must be an integer >= 0, got {n_bootstrap!r}.")
     if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or max_k < 1):
@@ -211,11 +210,11 @@ def make_report(ann:Annotations, # the human labels
               "survey": None if seq is None else f"{seq.curve.combiner} + {seq.curve.scorer}"}
     upper = {k: upper_bound(ann, k).value for k in ("theoretical", "empirical")}
     return Report(title, params, s.shape, agree, bounds, upper, cert, paper, margins, seq, tuple(notes),
-                  _assumptions(ann, cert is not None, probs is not None))
+                  _assumptions(s.shape, cert is not None, probs is not None))
 
-def _assumptions(ann, with_model, soft):
+def _assumptions(shape, with_model, soft):
     out = ["items: a random sample of the items you care about, labelled independently of one another (Theorems 5-7)"]
-    if ann.has_annotators and ann.describe()["sparsity"] not in (0, 0.0, "n/a"):
+    if shape["sparsity"] not in (0, 0.0, "n/a"):
         out.append("sparse labels: which annotator labelled which item does not depend on the item's labels (SPA)")
     out.append("upper bound, Theorem 1 (eq. 2): one annotator being right never makes another less likely to be right; "
                "check on a few oracle labels with check_assumptions")
@@ -395,18 +394,23 @@ def plot_margins(self:Report, ax=None):
 
 REPORT_FILES = ("report.md", "report.json")
 
-@patch
-def save(self:Report, out, # folder to write report.md, report.json and the PNG plots into (created if missing)
-         force:bool=False, # overwrite a report already in `out`
-        ) -> list:
-    "Write the report folder; returns the paths written."
-    from matplotlib.figure import Figure
+def _check_out(out, force):
+    "The report folder as a Path, refused if it is a file or already holds a report (unless `force`)."
     out = Path(out)
     if out.exists() and not out.is_dir(): raise ValueError(f"`out`: {str(out)!r} is a file; give a directory for the report.")
     there = [f for f in REPORT_FILES if (out / f).exists()]
     if there and not force:
         raise ValueError(f"`out`: {str(out)!r} already holds a report ({', '.join(there)}); pass force=True (--force) to "
                          "overwrite it, or choose another directory.")
+    return out
+
+@patch
+def save(self:Report, out, # folder to write report.md, report.json and the PNG plots into (created if missing)
+         force:bool=False, # overwrite a report already in `out`
+        ) -> list:
+    "Write the report folder; returns the paths written."
+    from matplotlib.figure import Figure
+    out = _check_out(out, force)
     out.mkdir(parents=True, exist_ok=True)
     plots = [("bounds_vs_annotators.png", "Upper bound" if self.certificate is None else "Certificate", self.plot_bounds,
               "Bounds against the number of annotators")]

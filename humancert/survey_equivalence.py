@@ -16,7 +16,7 @@ from scipy.special import gammaln
 
 from .annotations import Annotations, hard_predictions, soft_predictions
 from .scoring import item_scores, SCORERS, DECOMPOSABLE
-from .power_curve import (PowerCurve, _curve, _ZERO_MSG, _subcompositions, _lfall, _score_dist, _sampled_curve,
+from .power_curve import (PowerCurve, _curve, ZeroProbabilityError, _subcompositions, _lfall, _score_dist, _sampled_curve,
                                    _check_curve_args, _soft_check, _relearn, _progress)
 from .combiners import make_combiner, _clip_probs
 
@@ -79,9 +79,10 @@ class SurveyEquivalence:
         ax.legend(fontsize=8)
         return ax
 
-def _check_predictions(ann, predictions):
+def _check_predictions(ann, predictions, name="predictions"):
+    "Class codes of a hard classifier, or the probability matrix of a soft one (2-d input), checked against `ann`."
     two_d = isinstance(predictions, pd.DataFrame) or np.ndim(predictions) == 2
-    return soft_predictions(ann, predictions, "predictions") if two_d else hard_predictions(ann, predictions, "predictions")
+    return soft_predictions(ann, predictions, name) if two_d else hard_predictions(ann, predictions, name)
 
 def _matched(s_item, n, K, mult=None, r=1):
     "The classifier's mean per-item score on the items with at least k + r labels, for each k (weighted by multiplicity)."
@@ -172,7 +173,7 @@ def _cross_scores(comb, A, E, mult, k, scorer):
     else: D = comb.distribution(Y)
     with np.errstate(invalid="ignore"):
         contrib = np.where(pr[p] > 0, pr[p] * _score_dist(D, scorer), 0.0).sum(1)
-    if not np.isfinite(contrib).all(): raise ValueError(_ZERO_MSG.format(k=k))
+    if not np.isfinite(contrib).all(): raise ZeroProbabilityError(k)
     s = np.full(I, np.nan)
     s[el] = np.bincount(p, q * contrib, minlength=len(prof))[inv]
     return s
