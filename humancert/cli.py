@@ -171,7 +171,7 @@ def read_annotations(path:str, # CSV or Parquet file of labels
     "Annotations alone from a labels file in one of the three layouts."
     return read_labels(path, format, item, annotator, label, missing).annotations
 
-# %% ../nbs/90_cli.ipynb #6c0ad888
+# %% ../nbs/90_cli.ipynb #4678f6c7
 MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
 @call_parse(pos=["input"])
@@ -218,7 +218,7 @@ def report(input:str=None, # CSV or Parquet file of labels (or use --dataset)
         text += "\n\nWrote " + ", ".join(str(p) for p in written)
     return "" if quiet else text
 
-# %% ../nbs/90_cli.ipynb #08504bb2
+# %% ../nbs/90_cli.ipynb #97161b4c
 COMMANDS = {"report": (report, ["input"])}   # command -> (function, its positional parameters)
 
 class _ParseError(Exception): "An argparse error, reported on one line first."

@@ -93,7 +93,7 @@ def uniform_noise(n_items:int, # number of items
     h = np.where(wrong, (s + rng.integers(1, C, n_items)) % C, s)
     return NoiseSimulation(Annotations.from_counts(pd.DataFrame(counts, columns=list(range(C)))), s, h, T)
 
-# %% ../nbs/36_reference_panels.ipynb #cdf48f05
+# %% ../nbs/36_reference_panels.ipynb #f0ec449e
 def _check_states(ann, states):
     s = np.asarray(states)
     if s.shape != (ann.n_items,): raise ValueError(f"`states` must hold one state per item ({ann.n_items}), got shape {s.shape}.")
@@ -146,7 +146,7 @@ def state_equivalence(pred, # the classifier's label per item (codes or labels) 
                        np.empty((0, K)), "sampled", se)
     return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array([]), np.array([], dtype=object), hk)
 
-# %% ../nbs/36_reference_panels.ipynb #50ed92e8
+# %% ../nbs/36_reference_panels.ipynb #6f4c333e
 _PAIRS = {"dmi": "plurality", "agreement": "plurality", "cross_entropy": "abc"}   # scorer -> its natural combiner
 
 def seq_by_reference(pred, # the classifier's labels (for dmi/agreement) and/or probabilities: a dict scorer -> predictions

@@ -357,7 +357,7 @@ def to_dict(self:Report) -> dict:
     "Every number, the parameters and the version, JSON-safe (None for values that do not exist)."
     return _to_dict(self)
 
-# %% ../nbs/80_report.ipynb #c52ecc25
+# %% ../nbs/80_report.ipynb #ead176d0
 @patch
 def plot_bounds(self:Report, ax=None):
     "U_N^(t), U_N^(e) and, with a model, L_N (mean +- 2 SE over subsets) against the labels kept per item."

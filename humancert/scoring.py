@@ -130,11 +130,21 @@ def _compositions(r, C):
     for bars in itertools.combinations(range(r + C - 1), C - 1):
         yield np.diff(np.array([-1, *bars, r + C - 1])) - 1
 
+def _check_plurality_args(counts, r):
+    if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
+        raise ValueError(f"`r` must be an integer >= 1 (the panel size), got {r!r}.")
+    try: c = np.asarray(counts, dtype=np.float64)
+    except (TypeError, ValueError): raise TypeError("`counts` must be an items x classes array of label counts.") from None
+    if c.ndim != 2 or not np.isfinite(c).all() or (c < 0).any() or (c != np.round(c)).any():
+        raise ValueError(f"`counts` must be an items x classes array of non-negative whole counts, got shape {c.shape}; "
+                         "pass Annotations.counts.")
+    return c
+
 def plurality_distribution(counts, # items x classes label counts
                            r:int=1, # size of the reference panel, drawn without replacement from each item's labels
                           ) -> np.ndarray:
     "P(the plurality of r random labels of an item is class c), ties split evenly; NaN rows for items with fewer than r labels."
-    counts = np.asarray(counts, dtype=np.float64)
+    counts = _check_plurality_args(counts, r)
     n = counts.sum(1)
     if r == 1: return np.divide(counts, n[:, None], out=np.full(counts.shape, np.nan), where=n[:, None] > 0)
     ok = n >= r
