@@ -21,11 +21,27 @@ def _tidy_label(v):
     if isinstance(v, float) and v.is_integer(): v = int(v)
     return v
 
+def _bools_and_numbers(values):
+    "Whether `values` (1-d) hold booleans and whether they hold other numbers: Python says True == 1, so they would merge."
+    kind = pd.api.types.infer_dtype(values, skipna=True)
+    if kind == "boolean": return True, False
+    if not kind.startswith("mixed"): return False, kind in ("integer", "floating", "decimal")
+    is_bool = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), bool, len(values))
+    is_num = np.fromiter((isinstance(v, (int, float, np.number)) for v in values), bool, len(values)) & ~is_bool
+    return bool(is_bool.any()), bool(is_num.any())
+
+def _refuse_bools_with_numbers(values, arg):
+    b, n = _bools_and_numbers(values)
+    if b and n:
+        raise TypeError(f"`{arg}` mixes booleans with numbers; Python treats True as 1 and False as 0, so they would be "
+                        "counted as one class. Convert the labels to one type first (e.g. all str, or all int).")
+
 def _encode_labels(values, labels, arg):
     "Codes (int) and class tuple for a 1-d array of non-missing labels; `labels` fixes the order."
     if not isinstance(values, pd.Series):
         values = np.asarray(values)
         if values.dtype.kind in "US": values = values.astype(object)
+    if values.dtype == object: _refuse_bools_with_numbers(values, arg)
     codes, uniques = pd.factorize(values, sort=False)
     found = [_tidy_label(u) for u in np.asarray(uniques, dtype=object)]
     for u in found:
@@ -89,6 +105,15 @@ class Annotations:
 
     def __setattr__(self, name, value): raise AttributeError(f"Annotations is immutable; cannot set {name!r}.")
     def __delattr__(self, name): raise AttributeError(f"Annotations is immutable; cannot delete {name!r}.")
+    def __copy__(self): return self                      # immutable: a copy may share everything
+    def __deepcopy__(self, memo): return self
+    def __reduce__(self): return (_rebuild_annotations, ({s: getattr(self, s) for s in Annotations.__slots__},))
+
+def _rebuild_annotations(state):
+    "Annotations from their pickled slots (multiprocessing, joblib); arrays come back read-only."
+    obj = Annotations.__new__(Annotations)
+    for k, v in state.items(): object.__setattr__(obj, k, _readonly(v) if isinstance(v, np.ndarray) else v)
+    return obj
 
 # %% ../nbs/00_data.ipynb #90c019c8
 def _check_frame_or_array(x, arg):
@@ -102,7 +127,15 @@ def _check_frame_or_array(x, arg):
 
 def _missing_mask(df, missing):
     mask = df.isna().to_numpy(dtype=bool)
-    return mask | df.isin([missing]).to_numpy(dtype=bool, na_value=False) if missing is not None else mask
+    if missing is None: return mask
+    hit = df.isin([missing]).to_numpy(dtype=bool, na_value=False)
+    if hit.any():
+        b, n = _bools_and_numbers(df.to_numpy()[hit])
+        if (b and not isinstance(missing, (bool, np.bool_))) or (n and isinstance(missing, (bool, np.bool_))):
+            raise ValueError(f"`missing`={missing!r} also matches {'boolean' if b else 'numeric'} labels (Python treats "
+                             "True as 1 and False as 0), so real labels would be dropped; choose a sentinel of another "
+                             "type (e.g. missing=-1 or '') or mark missing labels as NaN/None.")
+    return mask | hit
 
 @patch(cls_method=True)
 def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items, columns = annotators) or 2-d array
@@ -190,6 +223,9 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
     icode = _small_int(icode, len(items))
     lab_col = _column(df, label, "label")
     keep = ~lab_col.isna().to_numpy()
+    if not keep.any():
+        raise ValueError(f"`label`: column {label!r} holds no label (all {len(df)} values are missing); check the column name "
+                         "or the file's missing-value marker.")
     if annotator is not None:
         ann_col = _column(df, annotator, "annotator")
         if ann_col.isna().any():
@@ -201,7 +237,6 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
                              "agreement needs at least two.")
         acode = _small_int(acode, len(annots))
     if not keep.all(): icode = icode[keep]
-    if not keep.any(): raise ValueError(f"`label`: column {label!r} has no non-missing label.")
     lcode, classes = _encode_labels(lab_col[keep] if not keep.all() else lab_col, labels, "label")
     if annotator is not None:
         res, bad, n_bad = _resolve_duplicates(icode, acode, lcode, len(annots), duplicates)
@@ -236,6 +271,10 @@ def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns =
     except (TypeError, ValueError):
         raise TypeError("`counts` must hold numbers (counts of labels per class); found non-numeric values.") from None
     if np.isnan(arr).any(): raise ValueError(f"`counts` has {int(np.isnan(arr).sum())} missing value(s); use 0 for no labels.")
+    if np.isinf(arr).any(): raise ValueError(f"`counts` has {int(np.isinf(arr).sum())} infinite value(s); counts of labels must be finite.")
+    if (np.abs(arr) >= 2**53).any():
+        raise ValueError(f"`counts` has value(s) as large as {np.abs(arr).max():.3g}; counts of labels must be below 2**53 "
+                         "(about 9e15), where floating-point numbers still count exactly.")
     if (arr < 0).any(): raise ValueError(f"`counts` has {int((arr < 0).sum())} negative value(s); counts must be >= 0.")
     if (arr != np.round(arr)).any():
         raise ValueError(f"`counts` has {int((arr != np.round(arr)).sum())} non-integer value(s) such as "
@@ -364,6 +403,18 @@ def relabel(self:Annotations, mapping:Mapping, # old class -> new class; classes
                        item=self._item, annotator=self._annotator, label=label)
 
 # %% ../nbs/00_data.ipynb #781838e4
+def _check_seed(seed, # the seed to check
+                name:str="seed", # argument name for messages
+                int_only:bool=False, # refuse a numpy Generator (where the seed is recorded in a result)
+               ):
+    "`seed` if it is an int >= 0 (or a numpy Generator unless `int_only`); a TypeError or ValueError naming it otherwise."
+    if isinstance(seed, np.random.Generator) and not int_only: return seed
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        what = "an int >= 0" if int_only else "an int >= 0 or a numpy Generator"
+        raise TypeError(f"`{name}` must be {what}, so that the same seed gives the same numbers; got {type(seed).__name__} {seed!r}.")
+    if seed < 0: raise ValueError(f"`{name}` must be an int >= 0, got {seed}.")
+    return int(seed)
+
 def check_annotations(ann, # the object to check
                       needs_annotators:str|None=None, # what needs annotator ids (for the message), or None if counts suffice
                      ) -> Annotations:
@@ -388,7 +439,7 @@ def _as_item_aligned(ann, pred, arg):
                          "(e.g. pred.set_axis(ann.items)) or pass a plain array in item order.")
     if isinstance(pred, (str, bytes, Mapping)) or not hasattr(pred, "__len__"):
         raise TypeError(f"`{arg}` must be an array, list or Series with one prediction per item, got {type(pred).__name__}.")
-    arr = np.asarray(pred)
+    arr = np.asarray(pred, dtype=object) if isinstance(pred, (list, tuple)) else np.asarray(pred)   # NaN stays NaN, not 'nan'
     if len(arr) != ann.n_items:
         raise ValueError(f"`{arg}` has {len(arr)} entries but the annotations have {ann.n_items} items; give one prediction per item.")
     return arr
@@ -405,11 +456,21 @@ def hard_predictions(ann:Annotations, # the annotations the predictions refer to
     if miss.any():
         raise ValueError(f"`{name}` has {int(miss.sum())} missing prediction(s), first at item {ann.items[np.flatnonzero(miss)[0]]!r}; "
                          "predict every item or drop those items from the annotations.")
-    pos = ann.class_index
-    try: codes = np.fromiter((pos.get(_tidy_label(v), -1) for v in vals), dtype=np.int64, count=len(vals))
+    classes = pd.Index(list(ann.classes), dtype=object)
+    vb, vn = _bools_and_numbers(vals)
+    cb, cn = _bools_and_numbers(np.asarray(ann.classes, dtype=object))
+    if (vb and cn and not cb) or (vn and cb and not cn):
+        raise TypeError(f"`{name}` holds {'booleans' if vb else 'numbers'} but the classes are {list(ann.classes)!r}; Python treats "
+                        "True as 1 and False as 0, so they would match silently. Give predictions of the classes' own type.")
+    try: codes = classes.get_indexer(vals.astype(object) if vals.dtype != object else vals)
     except TypeError: raise TypeError(f"`{name}` holds unhashable values; predictions must be class labels.") from None
     if (codes < 0).any():
         bad = pd.unique(pd.Series(vals[codes < 0], dtype=object))[:5].tolist()
+        num = pd.to_numeric(pd.Series(vals, dtype=object), errors="coerce")
+        if num.notna().all() and num.between(0, 1).all() and not (num == num.round()).all():
+            raise ValueError(f"`{name}` looks like probabilities (numbers in [0, 1] such as {bad[0]!r}), not class labels "
+                             f"{list(ann.classes)!r}; give one class label per item here (for P(second class) p: "
+                             "np.where(p >= 0.5, classes[1], classes[0])), and probabilities only where a soft model is asked for.")
         raise ValueError(f"`{name}` has labels {bad!r} that are not classes of the annotations {list(ann.classes)!r}.")
     return codes
 

@@ -12,26 +12,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import minimize_scalar
+from scipy.optimize import brentq, minimize_scalar
 
-from .annotations import Annotations, hard_predictions, check_annotations
-from .upper import upper_terms, KINDS
+from .annotations import Annotations, hard_predictions, check_annotations, _check_seed
+from .upper import KINDS, _terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, _check_delta, _check_n
-from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, upper_tail_delta, _check_tail, _check_count, _check_values
+from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count
 
 # %% ../nbs/13_confidence.ipynb #51b53a7e
-CONFIDENCE_METHODS = ("hms", "oms", "optimal")
+CONFIDENCE_METHODS = ("hms", "oms", "optimal", "balanced")
 
 @dataclass(frozen=True)
 class Confidence:
     "Theorem 7's confidence score S = 1 - delta_l - delta_u for one split of the margin."
-    method: str      # 'hms', 'oms' or 'optimal'
-    score: float     # S (eq. 17); negative means not certified; -1 when no split is feasible
+    method: str      # 'hms', 'oms', 'optimal' or 'balanced'
+    score: float     # S (eq. 17; 1 - 2 max(delta_l, delta_u) for 'balanced'); negative: not certified; -1: no split feasible
     t_u: float       # slack on U_N^2
     t_l: float       # slack on L_N
-    delta_u: float   # exp(-2 N t_u^2)
-    delta_l: float   # exp(-2 N t_l^2)
+    delta_u: float   # upper side's failure probability at t_u (exp(-2 N t_u^2) for Hoeffding)
+    delta_l: float   # lower side's failure probability at t_l
     tau: float       # margin claimed between the model's and the average annotator's oracle accuracy
     feasible: bool   # whether L_N - tau > U_N, i.e. any admissible split exists
     lower_tail: str = "hoeffding"   # tail bound behind delta_l (see the stronger-certificates notebook)
@@ -56,22 +56,22 @@ def _grad(t_u, L, U, n, tau):
     return 4 * n * t_u * np.exp(-2 * n * t_u * t_u) - 4 * n * t_l * np.exp(-2 * n * t_l * t_l) / (2 * r)
 
 def _oms(L, U, n, tau, constrained=True, lr=1e-4, steps=100):
-    "Algorithm 2: gradient ascent on S(t_u) from the HMS start; projected onto the feasible interval unless constrained=False."
+    "Algorithm 2 as the authors' script runs it: stop once S <= 0, else step; projected onto the feasible interval unless constrained=False."
     hi = (L - tau) ** 2 - U * U
     clip = (lambda t: min(max(t, 0.0), hi)) if constrained else (lambda t: t)
     t = clip((L - tau - U) / 2)
     for _ in range(steps):
-        t = clip(t + lr * _grad(t, L, U, n, tau))
         if _score(t, L, U, n, tau) <= 0: break
+        t = clip(t + lr * _grad(t, L, U, n, tau))
     return t
 
-def _maximise(S, hi, extra=()):
-    "The t in [0, hi] maximising a score S(t) (vectorised): a grid of 2,001 points, then a bounded refinement, and the extra candidates."
+def _maximise(S, hi, extra=(), grid=2001):
+    "The t in [0, hi] maximising a score S(t) (vectorised): a grid, then a bounded refinement around its best point, and the extra candidates."
     f = lambda t: float(np.atleast_1d(S(t))[0])
-    grid = np.linspace(0, hi, 2001)
-    k = int(np.argmax(S(grid)))
-    lo_b, hi_b = grid[max(k - 1, 0)], grid[min(k + 1, len(grid) - 1)]
-    cands = [grid[k], *extra]
+    ts = np.linspace(0, hi, grid)
+    k = int(np.argmax(S(ts)))
+    lo_b, hi_b = ts[max(k - 1, 0)], ts[min(k + 1, len(ts) - 1)]
+    cands = [ts[k], *extra]
     if hi_b > lo_b:
         res = minimize_scalar(lambda t: -f(t), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-14})
         cands.append(float(res.x))
@@ -79,6 +79,16 @@ def _maximise(S, hi, extra=()):
 
 def _optimal(L, U, n, tau, extra=()):
     return _maximise(lambda t: _score(t, L, U, n, tau), (L - tau) ** 2 - U * U, extra)
+
+def _balanced(L, U, tau, dl, du):
+    "The split where both sides spend the same budget, delta_l = delta_u: a root of log delta_u - log delta_l, which falls as t_u grows."
+    hi = (L - tau) ** 2 - U * U
+    d = lambda t: (float(du(t)[0]), float(dl(L - tau - np.sqrt(t + U * U))[0]))
+    g = lambda t: float(np.subtract(*np.log(np.maximum(d(t), 1e-300))))
+    if g(0.0) <= 0: return 0.0
+    if g(hi) >= 0: return hi
+    t = brentq(g, 0.0, hi, xtol=1e-15 * max(hi, 1e-300) + 1e-300, rtol=4 * np.finfo(float).eps)
+    return min((t, min(hi, t * (1 + 1e-12))), key=lambda s: max(d(s)))
 
 def _check_confidence_args(lower, upper, n, method, tau):
     for name, v in (("lower", lower), ("upper", upper)):
@@ -91,22 +101,37 @@ def _check_confidence_args(lower, upper, n, method, tau):
         raise ValueError(f"`tau` must be a number >= 0 (the margin to certify), got {tau!r}.")
     return float(lower), float(upper), n, float(tau)
 
-def _general_split(L, U, n, tau, dl, du, method):
-    "The split for any pair of tails: HMS's, or the maximiser of S over the feasible interval (grid, then refined)."
+def _split(L, U, n, method, tau, tails, count, du, note=""):
+    "The Confidence of one split method, given the upper tail as a function du(t_u)."
+    if L - tau <= U: return Confidence(method, -1.0, 0.0, 0.0, 1.0, 1.0, tau, False, *tails, note)
+    if method == "oms" and tails != ("hoeffding", "hoeffding"):
+        raise ValueError("`method`: 'oms' is the paper's gradient ascent on the Hoeffding score; with other tails use "
+                         "method='optimal', 'balanced' or 'hms', or tails 'hoeffding' on both sides.")
     hi = (L - tau) ** 2 - U * U
-    S = lambda t: np.atleast_1d(1 - du(t) - dl(L - tau - np.sqrt(np.asarray(t) + U * U)))
+    dl = lambda t: lower_tail_delta(np.maximum(t, 0.0), n, L, count, tails[0])
     hms = min(max((L - tau - U) / 2, 0.0), hi)
-    return hms if method == "hms" else _maximise(S, hi, (hms,))
+    if method == "hms": t = hms
+    elif method == "oms": t = _oms(L, U, n, tau)
+    elif method == "balanced": t = _balanced(L, U, tau, dl, du)
+    elif tails == ("hoeffding", "hoeffding"): t = _optimal(L, U, n, tau, extra=(hms, _oms(L, U, n, tau)))
+    else:
+        S = lambda t: np.atleast_1d(1 - du(t) - dl(L - tau - np.sqrt(np.asarray(t) + U * U)))
+        t = _maximise(S, hi, (hms,), grid=257)
+    t_l = L - tau - np.sqrt(t + U * U)
+    d_u, d_l = float(du(t)[0]), float(dl(t_l)[0])
+    s = 1 - 2 * max(d_u, d_l) if method == "balanced" else 1 - d_u - d_l
+    return Confidence(method, s, float(t), float(t_l), d_u, d_l, tau, True, *tails, note)
 
 def confidence(lower:float, # L_N, the model's agreement with the aggregated labels
                upper:float, # U_N, the annotators' agreement statistic
                n:int, # number of items N
-               method:str="optimal", # 'hms' (Algorithm 1), 'oms' (Algorithm 2, kept feasible) or 'optimal' (exact maximiser)
+               method:str="optimal", # 'hms' (Algorithm 1), 'oms' (Algorithm 2, kept feasible), 'optimal' or 'balanced' (delta_l = delta_u)
                tau:float=0.0, # margin to certify
                lower_tail:str="hoeffding", # 'hoeffding' (the paper) or 'binomial' (exact)
                upper_tail:str="hoeffding", # 'hoeffding' (the paper), 'bernstein' or 'betting' (need upper_values)
                count:int|None=None, # agreements N L_N for the binomial tail; default round(N L_N), and the result says so
-               upper_values=None, # per-item values X_n in [0, 1] with mean U_N^2 (Bernstein, betting)
+               upper_values=None, # per-item values X_n in [0, 1] with mean U_N^2, any order (Bernstein, betting)
+               seed:int=0, # seed of the betting tail's random orders
               ) -> Confidence:
     "Confidence S (Theorem 7, eq. 17) that the model's oracle accuracy exceeds the average annotator's by tau."
     L, U, n, tau = _check_confidence_args(lower, upper, n, method, tau)
@@ -115,38 +140,22 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
     if lower_tail == "binomial":
         count, from_summary = _check_count(count, n, L)
         if from_summary: note = f"agreement count round(N L_N) = {count} taken from the summary"
-    if upper_tail != "hoeffding": upper_values = _check_values(upper_values, n, U * U)
-    elif lower_tail != "hoeffding" and upper_values is None:
+    if upper_tail == "hoeffding" and lower_tail != "hoeffding" and upper_values is None:
         note = "; ".join(filter(None, [note, "U_N from its summary: Hoeffding is the only valid upper tail"]))
-    tails = (lower_tail, upper_tail)
-    if L - tau <= U:
-        return Confidence(method, -1.0, 0.0, 0.0, 1.0, 1.0, tau, False, *tails, note)
-    hi = (L - tau) ** 2 - U * U
-    hms = min(max((L - tau - U) / 2, 0.0), hi)
-    if tails == ("hoeffding", "hoeffding"):
-        if method == "hms": t = hms
-        elif method == "oms": t = _oms(L, U, n, tau)
-        else: t = _optimal(L, U, n, tau, extra=(hms, _oms(L, U, n, tau)))
-        t_l = L - tau - np.sqrt(t + U * U)
-        d_u, d_l = float(np.exp(-2 * n * t * t)), float(np.exp(-2 * n * t_l * t_l))
-        return Confidence(method, 1 - d_u - d_l, float(t), float(t_l), d_u, d_l, tau, True, *tails, note)
-    if method == "oms":
-        raise ValueError("`method`: 'oms' is the paper's gradient ascent on the Hoeffding score; with other tails use "
-                         "method='optimal' (or 'hms'), or tails 'hoeffding' on both sides.")
-    dl = lambda t: lower_tail_delta(np.maximum(t, 0.0), n, L, count, lower_tail)
-    du = lambda t: upper_tail_delta(t, n, U * U, upper_values, upper_tail)
-    t = _general_split(L, U, n, tau, dl, du, method)
-    t_l = L - tau - np.sqrt(t + U * U)
-    d_u, d_l = float(du(t)[0]), float(dl(t_l)[0])
-    return Confidence(method, 1 - d_u - d_l, float(t), float(t_l), d_u, d_l, tau, True, *tails, note)
+    du = _upper_tail_fn(n, U * U, upper_values, upper_tail, seed)
+    return _split(L, U, n, method, tau, (lower_tail, upper_tail), count, du, note)
 
 # %% ../nbs/13_confidence.ipynb #5a335a38
+_SPLIT_CHOSEN = ("the split was chosen from the data, so a false claim is certified at level 1 - delta with probability "
+                 "at most 2 delta (proved; simulations see at most delta); method='balanced' is proved at delta")
+_SPLIT_BALANCED = "the balanced split spends delta/2 on each side: a false claim is certified with probability at most delta"
+
 @dataclass(frozen=True)
 class Certificate:
-    "Whether a model beats the average annotator in oracle accuracy, with every number behind the verdict."
+    "Whether a model beats the average annotator in oracle accuracy, with every number behind the verdict and what it covers."
     certified: bool            # S(method) >= 1 - delta
     score: float               # S of the chosen method
-    method: str                # 'hms', 'oms' or 'optimal'
+    method: str                # 'hms', 'oms', 'optimal' or 'balanced'
     delta: float               # requested failure probability; certified at level 1 - delta
     tau: float                 # margin claimed
     lower: float               # L_N: model's agreement with the reference
@@ -154,48 +163,75 @@ class Certificate:
     upper_kind: str            # 'theoretical' or 'empirical'
     upper_theoretical: float   # U_N^(t)
     upper_empirical: float     # U_N^(e)
-    n_items: int               # N: items with >= 2 labels and a reference label
+    n_items: int               # N: the items the claim covers (two or more labels and a reference label)
     n_annotators: int | None   # K, or None for counts data
-    n_dropped: int             # items left out (fewer than 2 labels, or no reference label)
+    dropped: dict              # why items were left out -> how many, every reason listed
     reference: str             # how the reference was built
     scores: dict = field(repr=False)  # method -> Confidence, with the chosen tails
     tails: tuple = ("hoeffding", "hoeffding")   # (lower tail, upper tail) behind S
-    tail_scores: dict = field(default_factory=dict, repr=False)   # (lower, upper) -> optimal S, every pair, for information
-    upper_values: np.ndarray | None = field(default=None, repr=False, compare=False)   # per-item X_n behind U_N, in identifier order
+    seed: int = 0              # seed of the tie-breaks and of the betting tail's random orders
+    count: int = 0             # agreements N L_N (items where model and reference agree)
+    upper_values: np.ndarray | None = field(default=None, repr=False, compare=False)   # per-item X_n behind U_N, item order
 
     @property
     def margin(self) -> float:
         "L_N - U_N."
         return self.lower - self.upper
+    @property
+    def n_dropped(self) -> int:
+        "Items left out, for every reason."
+        return int(sum(self.dropped.values()))
+    @property
+    def caveats(self) -> tuple:
+        "What the verdict covers and assumes, in words: the items, the split's guarantee, dependence between items."
+        left = "; ".join(f"{v} with {k}" for k, v in self.dropped.items() if v) or "none"
+        out = [f"the claim covers the {self.n_items} items with two or more labels and a {self.reference} reference label, "
+               f"read as an i.i.d. sample of the items it is about (left out: {left})",
+               _SPLIT_BALANCED if self.method == "balanced" else _SPLIT_CHOSEN]
+        if self.reference == "weighted":
+            out.append("the 'weighted' reference estimates annotator weights from all items, so the items' agreements are "
+                       "dependent and the lower tail is an approximation, not a proved bound")
+        if self.upper_kind == "empirical":
+            out.append("U_N^(e) bounds the average annotator only if annotators are positively correlated (eq. 2) and equally accurate")
+        return tuple(out)
     def __repr__(self):
         verdict = "certified" if self.certified else "not certified"
         K = "?" if self.n_annotators is None else self.n_annotators
         return (f"Certificate({verdict} at {1 - self.delta:.0%}: S={self.score:.4f} ({self.method}, tails {self.tails[0]}/{self.tails[1]}), "
                 f"L_N={self.lower:.4f}, U_N={self.upper:.4f} ({self.upper_kind}), margin={self.margin:+.4f}, "
-                f"N={self.n_items}, K={K}, reference={self.reference!r})")
+                f"N={self.n_items} ({self.n_dropped} left out), K={K}, reference={self.reference!r})")
     def to_frame(self) -> pd.DataFrame:
-        "Every number of the certificate, one per row."
+        "Every number of the certificate, one per row, then what it covers."
         rows = {"certified": self.certified, f"S ({self.method})": self.score, "tails (lower, upper)": f"{self.tails[0]}, {self.tails[1]}",
                 "delta": self.delta, "tau": self.tau,
                 "L_N": self.lower, "U_N^(t)": self.upper_theoretical, "U_N^(e)": self.upper_empirical,
                 f"margin (L_N - U_N^({self.upper_kind[0]}))": self.margin, "N": self.n_items,
-                "K": self.n_annotators if self.n_annotators is not None else "counts data", "items dropped": self.n_dropped,
-                "reference": self.reference}
+                "K": self.n_annotators if self.n_annotators is not None else "counts data"}
+        rows |= {f"left out: {k}": v for k, v in self.dropped.items()}
+        rows |= {"reference": self.reference, "seed": self.seed}
         rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
-        rows |= {f"S (optimal, {a}/{b})": v for (a, b), v in self.tail_scores.items() if (a, b) != tuple(self.tails)}
+        rows |= {f"caveat {i + 1}": c for i, c in enumerate(self.caveats)}
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
+    def _du(self):
+        vals = None if self.tails[1] == "hoeffding" else self.upper_values
+        return _upper_tail_fn(self.n_items, self.upper ** 2, vals, self.tails[1], self.seed)
     def confidence_at(self, taus) -> pd.DataFrame:
         "S for each margin tau (method and tails of the certificate): how large a lead over the humans is certified."
         t = np.atleast_1d(np.asarray(taus, dtype=np.float64))
         if t.ndim != 1 or not len(t) or not np.isfinite(t).all() or (t < 0).any():
             raise ValueError(f"`taus` must be finite margins >= 0 (one or more), got {taus!r}.")
-        vals = None if self.tails[1] == "hoeffding" else self.upper_values
-        rows = [confidence(self.lower, self.upper, self.n_items, self.method, float(x), *self.tails,
-                           round(self.lower * self.n_items), vals) for x in t]
+        du = self._du()
+        rows = [_split(self.lower, self.upper, self.n_items, self.method, float(x), self.tails, self.count, du) for x in t]
         return pd.DataFrame({"tau": t, "S": [c.score for c in rows], "feasible": [c.feasible for c in rows],
                              "certified": [c.score >= 1 - self.delta for c in rows]})
+    def compare_tails(self) -> pd.DataFrame:
+        "The optimal S under every pair of tails, for information: the verdict keeps the pair fixed in advance."
+        pairs = [(a, b) for a in LOWER_TAILS for b in UPPER_TAILS if b == "hoeffding" or self.upper_values is not None]
+        rows = [(a, b, confidence(self.lower, self.upper, self.n_items, "optimal", self.tau, a, b, self.count,
+                                  None if b == "hoeffding" else self.upper_values, self.seed).score) for a, b in pairs]
+        return pd.DataFrame(rows, columns=["lower tail", "upper tail", "S (optimal)"]).set_index(["lower tail", "upper tail"])
     def plot(self, ax=None):
-        "The two bounds with their one-sided finite-sample limits at level 1 - delta/2 each."
+        "The two bounds with their one-sided finite-sample limits at the chosen split."
         if ax is None:
             import matplotlib.pyplot as plt
             _, ax = plt.subplots(figsize=(5.5, 3.6))
@@ -216,17 +252,7 @@ class Certificate:
         ax.legend(fontsize=8, loc="lower right")
         return ax
 
-def certify(ann:Annotations, # the human labels
-            model, # the model's label per item (list, array, or Series indexed by item)
-            reference="majority", # 'majority', 'plurality', 'weighted', or a label per item
-            delta:float=0.05, # certify at level 1 - delta
-            method:str="optimal", # how to split the margin: 'hms', 'oms' or 'optimal'
-            tau:float=0.0, # margin to certify
-            upper:str="theoretical", # U_N form: 'theoretical' (proved) or 'empirical' (the paper's tables)
-            seed=0, # seed for tie-breaking in the aggregation
-            tails="auto", # (lower, upper) tails; 'auto' = ('binomial', 'betting'); ('hoeffding', 'hoeffding') is the paper's
-           ) -> Certificate:
-    "Certify whether a model's oracle accuracy exceeds the average annotator's (Theorems 1, 3, 5-7)."
+def _check_certify_args(ann, delta, method, upper, tails, seed):
     check_annotations(ann)
     delta = _check_delta(delta)
     if method not in CONFIDENCE_METHODS: raise ValueError(f"`method` must be one of {list(CONFIDENCE_METHODS)}, got {method!r}.")
@@ -238,35 +264,52 @@ def certify(ann:Annotations, # the human labels
     tails = tuple(tails)
     if method == "oms" and tails != ("hoeffding", "hoeffding"):
         raise ValueError("`method`: 'oms' is the paper's gradient ascent on the Hoeffding score; pass tails=('hoeffding', 'hoeffding') "
-                         "or use method='optimal'.")
-    codes = hard_predictions(ann, model, "model")
+                         "or use method='optimal' or 'balanced'.")
+    return delta, tails, _check_seed(seed, int_only=True)
+
+def _reference_codes(ann, reference, seed):
+    "Class code of the reference label per item (-1 where there is none), and the reference's name."
     if isinstance(reference, str):
         if reference not in AGGREGATIONS:
             raise ValueError(f"`reference` must be one of {list(AGGREGATIONS)} or a label per item, got {reference!r}.")
-        ref = aggregate(ann, reference, seed=seed).to_numpy(dtype=object)
-        ref_name = reference
-    else:
-        if isinstance(reference, (list, tuple, np.ndarray, pd.Series)) and pd.isna(np.asarray(reference, dtype=object)).any():
-            raise ValueError(f"`reference` has {int(pd.isna(np.asarray(reference, dtype=object)).sum())} missing label(s); "
-                             "give a label for every item, or pass reference='majority' to let certify drop items without one.")
-        ref = np.asarray(ann.classes, dtype=object)[hard_predictions(ann, reference, "reference")]
-        ref_name = "given"
-    keep = (np.asarray(ann.n_labels) >= 2) & ~pd.isna(ref)
+        ref = aggregate(ann, reference, seed=seed)
+        return pd.Index(list(ann.classes), dtype=object).get_indexer(ref.to_numpy(dtype=object)), reference
+    miss = pd.isna(np.asarray(reference, dtype=object)) if isinstance(reference, (list, tuple, np.ndarray, pd.Series)) else None
+    if miss is not None and miss.ndim == 1 and miss.any():
+        raise ValueError(f"`reference` has {int(miss.sum())} missing label(s); give a label for every item, or pass "
+                         "reference='majority' to let certify leave out items without one (and count them).")
+    return hard_predictions(ann, reference, "reference"), "given"
+
+def certify(ann:Annotations, # the human labels
+            model, # the model's label per item (list, array, or Series indexed by item)
+            reference="majority", # 'majority', 'plurality', 'weighted', or a label per item
+            delta:float=0.05, # certify at level 1 - delta
+            method:str="optimal", # how to split the margin: 'hms', 'oms', 'optimal' or 'balanced' (proved at delta for any data)
+            tau:float=0.0, # margin to certify
+            upper:str="theoretical", # U_N form: 'theoretical' (proved) or 'empirical' (the paper's tables)
+            seed:int=0, # seed of the tie-breaks in the aggregation and of the betting tail's random orders
+            tails="auto", # (lower, upper) tails; 'auto' = ('binomial', 'betting'); ('hoeffding', 'hoeffding') is the paper's
+           ) -> Certificate:
+    "Certify whether a model's oracle accuracy exceeds the average annotator's (Theorems 1, 3, 5-7)."
+    delta, tails, seed = _check_certify_args(ann, delta, method, upper, tails, seed)
+    if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not np.isfinite(tau) or tau < 0:
+        raise ValueError(f"`tau` must be a number >= 0 (the margin to certify), got {tau!r}.")
+    codes = hard_predictions(ann, model, "model")
+    ref, ref_name = _reference_codes(ann, reference, seed)
+    counts = np.asarray(ann.counts)
+    few = counts.sum(1) < 2
+    keep = ~few & (ref >= 0)
     if not keep.any(): raise ValueError("no item has both two or more human labels and a reference label; nothing to certify.")
-    sub = Annotations.from_counts(ann.to_counts()[keep]) if not keep.all() else ann
-    pred = np.asarray(ann.classes, dtype=object)[codes[keep]]
-    agree = int((pred == ref[keep]).sum())
-    n = int(keep.sum())
+    dropped = {"fewer than two labels": int(few.sum())}
+    if ref_name == "majority": dropped["no strict majority (a tie or a split vote)"] = int((~few & (ref < 0)).sum())
+    agree, n = int((codes[keep] == ref[keep]).sum()), int(keep.sum())
     L = agree / n
-    xt, xe = upper_terms(sub, "theoretical"), upper_terms(sub, "empirical")
+    xt, xe = _terms_from_counts(counts[keep], "theoretical"), _terms_from_counts(counts[keep], "empirical")
     ut, ue = float(np.sqrt(xt.mean())), float(np.sqrt(xe.mean()))
     U, x = (ut, xt) if upper == "theoretical" else (ue, xe)
-    x = x[np.argsort(pd.Index(sub.items).astype(str), kind="stable")]   # betting reads items in identifier order, not row order
-    conf = lambda m, lt, ut_: confidence(L, U, n, m, tau, lt, ut_, agree, x if ut_ != "hoeffding" else None)
-    best = {(a, b): conf("optimal", a, b) for a in LOWER_TAILS for b in UPPER_TAILS}
-    methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal")
-    scores = {m: best[tails] if m == "optimal" else conf(m, *tails) for m in methods}
-    tail_scores = {pair: c.score for pair, c in best.items()}
+    du = _upper_tail_fn(n, U * U, None if tails[1] == "hoeffding" else x, tails[1], seed)
+    methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal", "balanced")
+    scores = {m: _split(L, U, n, m, float(tau), tails, agree, du) for m in methods}
     s = scores[method].score
-    return Certificate(bool(s >= 1 - delta), s, method, delta, tau, L, U, upper, ut, ue, n, ann.n_annotators,
-                       int((~keep).sum()), ref_name, scores, tails, tail_scores, x)
+    return Certificate(bool(s >= 1 - delta), s, method, delta, float(tau), L, U, upper, ut, ue, n, ann.n_annotators,
+                       dropped, ref_name, scores, tails, seed, agree, x)

@@ -57,10 +57,11 @@ def upper_bound_at(ann:Annotations, # the annotations
 def lower_bound_at(model, # the model's label per item
                    reference, # the reference label per item, usually aggregate(ann)
                    delta:float=0.05, # failure probability
+                   labels=None, # every class either may use; default: the model may only use labels the reference uses
                   ) -> Bound:
     "Lower bound on the model's oracle accuracy that holds with probability >= 1 - delta (Theorem 6)."
     delta = _check_delta(delta)
-    m, r = _check_labels_pair(model, reference)
+    m, r = _check_labels_pair(model, reference, labels)
     L = float((m == r).mean())
     t = hoeffding_slack(len(m), delta)
     return Bound("lower", max(0.0, L - t), L, t, delta, len(m))

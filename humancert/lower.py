@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations, check_annotations
+from .annotations import Annotations, check_annotations, _check_seed, _check_labels, _bools_and_numbers
 from .agreement import pairwise_agreement
 from .upper import Bound
 
@@ -56,7 +56,7 @@ def aggregate(ann:Annotations, # the human labels
     check_annotations(ann)
     if method not in METHODS: raise ValueError(f"`method` must be one of {list(METHODS)}, got {method!r}.")
     if weights is not None and method != "weighted": raise ValueError("`weights` only applies to method='weighted'.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     counts = np.asarray(ann.counts, dtype=np.float64)
     n = counts.sum(1)
     if method == "weighted":
@@ -73,7 +73,7 @@ def aggregate(ann:Annotations, # the human labels
     return labels.where(has, pd.NA)
 
 # %% ../nbs/11_lower_bound.ipynb #b9801997
-def _check_labels_pair(model, reference):
+def _check_labels_pair(model, reference, labels=None):
     def arr(x, name):
         if isinstance(x, (str, bytes, Mapping)) or not hasattr(x, "__len__"):
             raise TypeError(f"`{name}` must be a sequence of labels (list, array or Series), got {type(x).__name__}.")
@@ -91,14 +91,31 @@ def _check_labels_pair(model, reference):
         raise ValueError(f"`reference` has {int(pd.isna(r).sum())} missing label(s) (e.g. items without a strict majority); "
                          "drop those items from both, or aggregate with method='plurality'.")
     if pd.isna(m).any(): raise ValueError(f"`model` has {int(pd.isna(m).sum())} missing prediction(s); predict every item.")
-    if not set(pd.unique(m)) & set(pd.unique(r)):
+    mb, mn = _bools_and_numbers(m); rb, rn = _bools_and_numbers(r)
+    if (mb and rn and not rb) or (mn and rb and not mb):
+        raise TypeError("`model` and `reference` mix booleans with numbers (Python treats True as 1), so labels would match "
+                        "silently; code both the same way.")
+    seen_m, seen_r = set(pd.unique(m)), set(pd.unique(r))
+    if not seen_m & seen_r:
         raise ValueError("`model` and `reference` share no label at all; are they coded the same way (e.g. 'pos' vs 1)?")
+    if labels is None:
+        extra = seen_m - seen_r
+        if extra:
+            raise ValueError(f"`model` has label(s) {sorted(map(repr, extra))[:5]} that `reference` never uses "
+                             f"(reference labels: {sorted(map(repr, seen_r))[:10]}); if they are real classes the reference "
+                             "happens not to use, pass labels= with every class; otherwise recode the model to the reference's labels.")
+    else:
+        classes = set(_check_labels(labels))
+        for name, seen in (("model", seen_m), ("reference", seen_r)):
+            bad = seen - classes
+            if bad: raise ValueError(f"`{name}` has label(s) {sorted(map(repr, bad))[:5]} not in `labels` {sorted(map(repr, classes))[:10]}.")
     return m, r
 
 def lower_bound(model, # the model's label per item
                 reference, # the reference label per item, usually aggregate(ann)
+                labels=None, # every class either may use; default: the model may only use labels the reference uses
                ) -> Bound:
     "Plug-in lower bound L_N on the model's oracle accuracy: its agreement with the reference (Theorem 3, eq. 39)."
-    m, r = _check_labels_pair(model, reference)
+    m, r = _check_labels_pair(model, reference, labels)
     agree = (m == r).astype(np.float64)
     return Bound("lower", float(agree.mean()), float(agree.mean()), 0.0, None, len(agree))

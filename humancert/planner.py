@@ -1,4 +1,4 @@
-"""How many items a study needs for a certificate at a target confidence, for each pair of tails, and how more annotators tighten the human bound (Lemma 2).
+"""How many items a study needs to be certified at a target confidence with a given power, for each pair of tails, and how more annotators tighten the human bound (Lemma 2).
 
 Docs: https://humancert.github.io/humancert/study_planner.html.md"""
 
@@ -13,86 +13,100 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .tails import LOWER_TAILS, lower_tail_delta, _bernstein_delta, _check_tail
-from .certify import _general_split, confidence
+from scipy import optimize, stats
+
+from .tails import LOWER_TAILS, _bernstein_delta, _check_tail
+from .certify import _split
 
 # %% ../nbs/17_study_planner.ipynb #cb4ed734
 PLAN_UPPER_TAILS = ("hoeffding", "bernstein")
 
 @dataclass(frozen=True)
 class StudyPlan:
-    "Items needed for a certificate at a target confidence, with the confidence curve behind it."
-    n_items: int            # N*: smallest N with S >= target
+    "Items needed for a certificate at a target confidence with a given power, with the curves behind it."
+    n_items: int            # N*: smallest N whose study certifies (S >= target) with probability >= power
     target: float           # the target confidence
-    score: float            # S at N*
+    power: float            # the probability of certifying that was asked for
+    power_at_n: float       # the approximate probability of certifying with N* items
+    score: float            # S at N* if the study observes exactly the expected statistics
     lower: float            # expected L
     upper: float            # expected U used by the certificate (U^(t) when n_annotators is given)
     upper_empirical: float|None   # the pairwise statistic U^(e) when n_annotators is given
     n_annotators: int|None  # K
     tails: tuple            # (lower tail, upper tail)
     tau: float              # margin to certify
-    curve: pd.DataFrame = field(repr=False)   # S at a range of N around N*
+    upper_variance: float   # variance of the per-item values used (given, or the largest possible: U^2 (1 - U^2))
+    curve: pd.DataFrame = field(repr=False)   # S at the expected statistics, the margin needed and the power, at a range of N
 
     def __repr__(self):
         K = "" if self.n_annotators is None else f", K={self.n_annotators} (U^(e)={self.upper_empirical:.4f})"
-        return (f"StudyPlan(N*={self.n_items:,} items for S >= {self.target:g} (S={self.score:.4f}); L={self.lower:.4f}, "
-                f"U={self.upper:.4f}{K}, tails {self.tails[0]}/{self.tails[1]}, tau={self.tau:g})")
+        return (f"StudyPlan(N*={self.n_items:,} items for S >= {self.target:g} with power {self.power_at_n:.3f} (asked {self.power:g}); "
+                f"L={self.lower:.4f}, U={self.upper:.4f}{K}, tails {self.tails[0]}/{self.tails[1]}, tau={self.tau:g})")
     def to_frame(self) -> pd.DataFrame:
         "One row: the plan's numbers."
-        return pd.DataFrame([{"N*": self.n_items, "target": self.target, "S at N*": self.score, "L": self.lower, "U": self.upper,
-                              "U^(e)": self.upper_empirical, "K": self.n_annotators, "tails": "/".join(self.tails), "tau": self.tau}])
+        return pd.DataFrame([{"N*": self.n_items, "target": self.target, "power": self.power, "power at N*": self.power_at_n,
+                              "S at N* (expected statistics)": self.score, "L": self.lower, "U": self.upper, "U^(e)": self.upper_empirical,
+                              "K": self.n_annotators, "tails": "/".join(self.tails), "tau": self.tau, "variance of X": self.upper_variance}])
     def plot(self, ax=None):
-        "S against N, with the target and N*."
+        "The probability of certifying against N, with the power asked for and N*."
         import matplotlib.pyplot as plt
         if ax is None: _, ax = plt.subplots(figsize=(6, 3.5))
-        ax.plot(self.curve.index, self.curve["S"].clip(lower=-0.05), label="/".join(self.tails))
-        ax.axhline(self.target, color="k", lw=0.7, ls=":"); ax.axvline(self.n_items, color="C3", lw=0.8, ls="--")
-        ax.set(xscale="log", xlabel="items N", ylabel="confidence S", ylim=(-0.05, 1.02))
+        ax.plot(self.curve.index, self.curve["power"], label="/".join(self.tails))
+        ax.axhline(self.power, color="k", lw=0.7, ls=":"); ax.axvline(self.n_items, color="C3", lw=0.8, ls="--")
+        ax.set(xscale="log", xlabel="items N", ylabel=f"P(S >= {self.target:g})", ylim=(-0.02, 1.02))
         return ax
 
 def _plan_score(L, U, N, tau, tails, var):
-    "Optimal S at N items for expected statistics (no data: the binomial count is round(N L))."
-    lt, ut = tails
-    count = int(round(N * L)) if lt == "binomial" else None
-    if ut == "hoeffding": return confidence(L, U, N, "optimal", tau, lt, "hoeffding", count).score    # the certificate's own code
-    if L - tau <= U: return -1.0
-    dl = lambda t: lower_tail_delta(np.maximum(t, 0.0), N, L, count, lt)
-    du = lambda t: _bernstein_delta(np.atleast_1d(np.asarray(t, dtype=float)), N, var)
-    t = _general_split(L, U, N, tau, dl, du, "optimal")
-    return float((1 - du(t) - dl(L - tau - np.sqrt(t + U * U)))[0])
+    "Optimal S at N items if the study observes exactly L and U (the binomial count is round(N L))."
+    count = int(round(N * L)) if tails[0] == "binomial" else None
+    if tails[1] == "hoeffding": du = lambda t: np.exp(-2 * N * np.square(np.atleast_1d(np.asarray(t, dtype=np.float64))))
+    else: du = lambda t: _bernstein_delta(np.atleast_1d(np.asarray(t, dtype=np.float64)), N, var)
+    return _split(L, U, N, "optimal", tau, tails, count, du).score
 
-def _check_plan(lower, upper, target, n_annotators, tails, tau, upper_variance, max_n):
+def _margin_needed(U, N, tau, tails, var, target):
+    "d*(N): the smallest observed margin L_N - U_N that certifies at N items when U_N = U; inf if even L_N = 1 does not."
+    f = lambda d: _plan_score(U + d, U, N, tau, tails, var) - target
+    if f(1.0 - U) < 0: return np.inf
+    return optimize.brentq(f, tau, 1.0 - U, xtol=1e-8)      # S(U + tau) = -1 < target <= S(1); S rises with the observed L_N
+
+def _check_plan(lower, upper, target, power, n_annotators, tails, tau, upper_variance, max_n):
     for nm, v in (("lower", lower), ("upper", upper)):
         if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not 0 <= v <= 1:
             raise ValueError(f"`{nm}` must be a number in [0, 1] (an expected agreement), got {v!r}.")
-    if isinstance(target, bool) or not isinstance(target, (int, float, np.floating)) or not 0 < target < 1:
-        raise ValueError(f"`target` must lie strictly between 0 and 1 (a confidence such as 0.95), got {target!r}.")
+    for nm, v, what in (("target", target, "a confidence such as 0.95"), ("power", power, "a probability of certifying such as 0.8")):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.floating)) or not 0 < v < 1:
+            raise ValueError(f"`{nm}` must lie strictly between 0 and 1 ({what}), got {v!r}.")
     if n_annotators is not None and (isinstance(n_annotators, bool) or not isinstance(n_annotators, (int, np.integer)) or n_annotators < 2):
         raise ValueError(f"`n_annotators` must be an integer >= 2 (labels per item) or None, got {n_annotators!r}.")
     if not isinstance(tails, (tuple, list)) or len(tails) != 2:
         raise ValueError(f"`tails` must be a pair (lower tail, upper tail), got {tails!r}.")
     _check_tail(tails[0], LOWER_TAILS, "tails[0] (lower tail)")
     if tails[1] == "betting":
-        raise ValueError("`tails[1]`: the betting tail depends on the per-item values in order and cannot be planned from "
-                         "summaries; plan with 'bernstein' (give `upper_variance`) or 'hoeffding'.")
+        raise ValueError("`tails[1]`: the betting tail depends on the whole distribution of the per-item values, not only their mean "
+                         "and variance, so it cannot be planned from summaries; plan with 'bernstein' (give `upper_variance`) or 'hoeffding'.")
     _check_tail(tails[1], PLAN_UPPER_TAILS, "tails[1] (upper tail)")
-    if tails[1] == "bernstein" and (upper_variance is None or not 0 <= upper_variance <= 0.25):
-        raise ValueError(f"`upper_variance` (the variance of the per-item values, in [0, 1/4]) is needed for the 'bernstein' tail, got {upper_variance!r}.")
+    if upper_variance is not None and (isinstance(upper_variance, bool) or not isinstance(upper_variance, (int, float, np.floating))
+                                       or not 0 <= upper_variance <= 0.25):
+        raise ValueError(f"`upper_variance` must be the variance of the per-item values, a number in [0, 1/4], got {upper_variance!r}.")
+    if tails[1] == "bernstein" and upper_variance is None:
+        raise ValueError("`upper_variance` (the variance of the per-item values, in [0, 1/4]) is needed for the 'bernstein' tail.")
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or tau < 0:
         raise ValueError(f"`tau` must be a number >= 0, got {tau!r}.")
-    if not isinstance(max_n, (int, np.integer)) or max_n < 2: raise ValueError(f"`max_n` must be an integer >= 2, got {max_n!r}.")
+    if isinstance(max_n, bool) or not isinstance(max_n, (int, np.integer)) or max_n < 2:
+        raise ValueError(f"`max_n` must be an integer >= 2, got {max_n!r}.")
 
 def plan_study(lower:float, # expected agreement L of the model with the aggregated reference
                upper:float, # expected U the certificate uses; with n_annotators, the pairwise U^(e) = sqrt(agreement)
                target:float=0.95, # confidence S to reach
+               power:float=0.8, # probability that the study reaches it
                n_annotators:int|None=None, # labels per item K: plan for U^(t) = sqrt((1 + (K-1) U^2) / K)
                tails=("binomial", "hoeffding"), # (lower, upper) tails; upper 'hoeffding' or 'bernstein'
                tau:float=0.0, # margin to certify
-               upper_variance:float|None=None, # variance of the per-item values (Bernstein)
+               upper_variance:float|None=None, # variance of the per-item values X_n; default the largest possible, U^2 (1 - U^2)
                max_n:int=10**8, # give up beyond this many items
               ) -> StudyPlan:
-    "Smallest number of items N with confidence S >= target at the expected statistics (Theorem 7 with any tails)."
-    _check_plan(lower, upper, target, n_annotators, tails, tau, upper_variance, max_n)
+    "Smallest number of items N whose study certifies (S >= target) with probability at least `power` (Theorem 7, any tails)."
+    _check_plan(lower, upper, target, power, n_annotators, tails, tau, upper_variance, max_n)
     tails = tuple(tails)
     ue = None
     if n_annotators is not None:
@@ -103,17 +117,26 @@ def plan_study(lower:float, # expected agreement L of the model with the aggrega
         raise ValueError(f"`lower`: expected L - tau = {L - tau:.4f} is not above U = {U:.4f}; nothing can be certified at any N"
                          + (f" (U is U^(t) for K = {n_annotators}; more annotators lower it towards U^(e) = {ue:.4f})" if ue is not None else "")
                          + ".")
-    S = lambda N: _plan_score(L, U, int(N), tau, tails, upper_variance)
+    var = float(U * U * (1 - U * U)) if upper_variance is None else float(upper_variance)
+    sd = np.sqrt(L * (1 - L) + var / (4 * U * U))               # sd of sqrt(N) (L_N - U_N), the two sides taken as independent
+    need = {}
+    def margin(N):
+        if N not in need: need[N] = _margin_needed(U, N, tau, tails, var, target)
+        return need[N]
+    prob = lambda N: float(stats.norm.cdf(np.sqrt(N) * (L - U - margin(N)) / sd)) if sd > 0 else float(L - U >= margin(N))
     hi = 2
-    while S(hi) < target:
-        if hi >= max_n: raise ValueError(f"`max_n`: even {max_n:,} items do not reach S >= {target}; the margin is too small.")
+    while prob(hi) < power:
+        if hi >= max_n:
+            raise ValueError(f"`max_n`: even {max_n:,} items do not certify at S >= {target} with probability {power}; the margin is too small.")
         hi = min(hi * 2, max_n)
     lo = max(hi // 2, 1)
-    while hi - lo > 1:                                          # S(lo) < target <= S(hi), up to rounding dips
+    while hi - lo > 1:
         mid = (lo + hi) // 2
-        if S(mid) >= target: hi = mid
+        if prob(mid) >= power: hi = mid
         else: lo = mid
-    while hi > 2 and S(hi - 1) >= target: hi -= 1
-    grid = np.unique(np.geomspace(max(2, hi // 20), hi * 4, 60).astype(int))
-    curve = pd.DataFrame({"S": [S(n) for n in grid]}, index=pd.Index(grid, name="N"))
-    return StudyPlan(int(hi), float(target), S(hi), L, U, ue, n_annotators, tails, tau, curve)
+    grid = np.unique(np.r_[np.geomspace(max(2, hi // 20), hi * 4, 30).astype(int), hi])
+    curve = pd.DataFrame({"S at expected statistics": [_plan_score(L, U, int(n), tau, tails, var) for n in grid],
+                          "margin needed": [margin(int(n)) for n in grid], "power": [prob(int(n)) for n in grid]},
+                         index=pd.Index(grid, name="N"))
+    return StudyPlan(int(hi), float(target), float(power), prob(hi), _plan_score(L, U, hi, tau, tails, var), L, U, ue,
+                     n_annotators, tails, tau, var, curve)

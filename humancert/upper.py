@@ -41,18 +41,23 @@ KINDS = ("empirical", "theoretical")
 def _check_kind(kind):
     if kind not in KINDS: raise ValueError(f"`kind` must be one of {list(KINDS)}, got {kind!r}.")
 
+def _terms_from_counts(c, # items x classes counts, every item with two or more labels
+                       kind, # 'empirical' or 'theoretical'
+                      ):
+    "Per-item agreement terms of eq. 3/4 from a count matrix."
+    c = np.asarray(c, dtype=np.float64)
+    n = c.sum(1)
+    if kind == "theoretical": return (c * c).sum(1) / (n * n)
+    return (c * (c - 1)).sum(1) / (n * (n - 1))
+
 def upper_terms(ann:Annotations, # the annotations (any form; counts suffice)
                 kind:str="empirical", # 'empirical' (eq. 4, distinct pairs) or 'theoretical' (eq. 3/34, self-pairs included)
                ) -> np.ndarray:
     "Per-item agreement terms X_n in [0, 1] whose mean is U_N^2, for the items with at least two labels."
     check_annotations(ann)
     _check_kind(kind)
-    c = np.asarray(ann.counts, dtype=np.float64)
-    n = c.sum(1)
-    keep = n >= 2
-    c, n = c[keep], n[keep]
-    if kind == "theoretical": return (c ** 2).sum(1) / n ** 2
-    return (c * (c - 1)).sum(1) / (n * (n - 1))
+    c = np.asarray(ann.counts)
+    return _terms_from_counts(c[c.sum(1) >= 2], kind)
 
 def upper_weights(ann:Annotations, # the annotations
                   weights="flat", # SPA weighting of the items (see the SPA notebook) or one weight per item

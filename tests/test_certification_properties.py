@@ -37,9 +37,10 @@ def test_confidence_methods(L, U, n, tau):
     for r in res.values():
         assert r.feasible and r.t_u >= 0 and r.t_l >= -1e-12                 # the split is admissible
         assert abs(L - r.t_l - np.sqrt(r.t_u + U * U) - tau) < 1e-9           # eq. 14
-        assert abs(r.score - (1 - r.delta_u - r.delta_l)) < 1e-12             # eq. 17
+        if r.method == "balanced": assert abs(r.score - (1 - 2 * max(r.delta_u, r.delta_l))) < 1e-12   # equal budgets
+        else: assert abs(r.score - (1 - r.delta_u - r.delta_l)) < 1e-12          # eq. 17
         assert -1 <= r.score <= 1
-    assert res["optimal"].score >= max(res["hms"].score, res["oms"].score) - 1e-12
+    assert res["optimal"].score >= max(res["hms"].score, res["oms"].score, res["balanced"].score) - 1e-12
     # no feasible split does better than 'optimal' (dense grid check)
     hi = (L - tau) ** 2 - U * U
     grid = np.linspace(0, hi, 4001)

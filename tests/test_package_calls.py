@@ -35,7 +35,7 @@ def test_every_estimator_runs_from_the_package():
     assert np.allclose(cal.sum(axis=1), 1)
     assert humancert.calibrate_by_group(hard, ann).shape == (1000, 2)
     cert = humancert.certify(ann, hard)
-    assert cert.tails == ("binomial", "betting") and len(cert.tail_scores) == 6
+    assert cert.tails == ("binomial", "betting") and len(cert.compare_tails()) == 6
     assert humancert.confidence(0.971, 0.939, 1821, lower_tail="binomial", count=1768).score == pytest.approx(0.9902, abs=5e-5)
     assert humancert.plan_study(0.971, 0.939).n_items > 100
     assert 0 < humancert.lower_limit(0.9, 100) < 0.9 < humancert.upper_limit(0.81, 100, tail="hoeffding")
