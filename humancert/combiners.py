@@ -111,26 +111,29 @@ class AnonymousBayesian(Combiner):
     def _term_one(self, t, item, z):
         "q(z) of one excluded item, from the profile terms (only if it has at least |z| labels)."
         return t[self._inv[item]] if self.n[item] >= sum(z) else 0.0
-    def distribution(self, Y, items=None):
-        "Next-label distribution for each row of Y; `items` gives the excluded item of each row (None: exclude nothing)."
+    def distribution(self, Y, items=None, copies=None):
+        "Next-label distribution for each row of Y; `items` gives the excluded item of each row (None: exclude nothing), `copies` how many copies of it to exclude (a bootstrap's multiplicity; default 1)."
         Y = _check_counts_matrix(Y, self.n_classes)
         if items is not None and np.shape(items) != (len(Y),): raise ValueError(f"`items` must give one item per row of Y ({len(Y)}).")
+        if copies is not None and (items is None or np.shape(copies) != (len(Y),)):
+            raise ValueError(f"`copies` needs `items` and one count per row of Y ({len(Y)}).")
         C = self.n_classes
         out = np.empty((len(Y), C))
         cache = {}
         for r, y in enumerate(Y):
             it = None if items is None else int(items[r])
-            key = (tuple(y), it if it is None else self._inv[it], None if it is None else self.n[it])
+            x = 0.0 if it is None else (1.0 if copies is None else float(copies[r]))
+            key = (tuple(y), it if it is None else self._inv[it], None if it is None else self.n[it], x)
             if key in cache: out[r] = cache[key]; continue
             num = np.empty(C)
             for l in range(C):
                 z = y.copy(); z[l] += 1
                 t = self._terms(z)
-                num[l] = self._mult @ t - (0.0 if it is None else self._term_one(t, it, z))
+                num[l] = self._mult @ t - (0.0 if it is None else x * self._term_one(t, it, z))
             den = num.sum()
             if den <= 1e-300:
                 self.fallbacks += 1
-                p = self.distribution(np.zeros((1, C), dtype=int), None if it is None else [it])[0]
+                p = self.distribution(np.zeros((1, C), dtype=int), None if it is None else [it], None if it is None else [x])[0]
             else: p = _clip_probs(num / den, self.clip)
             cache[key] = out[r] = p
         return out

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from .annotations import Annotations, check_annotations
+from .annotations import Annotations, check_annotations, _check_seed
 from .combiners import make_combiner, AnonymousBayesian, _clip_probs
 from .scoring import DECOMPOSABLE, SCORERS, _draw_orders, _plurality, _check_reference, plurality_distribution
 
@@ -42,8 +42,8 @@ def _remaining(left, n_left, r):
     if r == 1: return left / np.asarray(n_left, dtype=np.float64).reshape(-1, 1)
     return plurality_distribution(left, r)
 
-def _item_curve(combiner, prof, k, scorer, excl_items, mult, r=1):
-    "s_p(k) for every profile p with at least k + r labels and positive multiplicity (NaN for the others)."
+def _item_curve(combiner, prof, k, scorer, excl_items, mult, r=1, excl=1.0):
+    "s_p(k) for every profile p with at least k + r labels and positive multiplicity (NaN for the others); ABC leaves out excl copies of p."
     C = prof.shape[1]
     n = prof.sum(1)
     out = np.full(len(prof), np.nan)
@@ -56,7 +56,8 @@ def _item_curve(combiner, prof, k, scorer, excl_items, mult, r=1):
         logp = _log_comb(w[None, :], Y).sum(1) - _log_comb(n[p], k)
         P = np.exp(logp)
         R = _remaining(w[None, :] - Y, n[p] - k, r)
-        D = combiner.distribution(Y, np.full(len(Y), excl_items[p]) if combiner.name == "abc" else None)
+        D = (combiner.distribution(Y, np.full(len(Y), excl_items[p]), np.full(len(Y), np.broadcast_to(excl, n.shape)[p]))
+             if combiner.name == "abc" else combiner.distribution(Y))
         S = _score_dist(D, scorer)
         with np.errstate(invalid="ignore"):                # 0 * -inf where a label has no remaining copy
             contrib = np.where(R > 0, R * S, 0.0).sum(1)
@@ -69,8 +70,8 @@ def _lfall(n, r):
     "log of the falling factorial n (n-1) ... (n-r+1), for n >= r >= 0."
     return gammaln(n + 1.0) - gammaln(n - r + 1.0)
 
-def _abc_binary(prof, mult, k, clip=0.0, exclude=True):
-    "ABC's next-label distributions for two classes at k seen labels: array (k+1 values of y0, profiles, 2)."
+def _abc_binary(prof, mult, k, clip=0.0, exclude=1.0):
+    "ABC's next-label distributions for two classes at k seen labels: array (k+1 values of y0, profiles, 2); `exclude` copies of each profile's own item left out."
     w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
     n = w0 + w1
     z0 = np.arange(k + 2, dtype=np.float64)[:, None]                 # numerator sequences z = (z0, k+1-z0)
@@ -79,7 +80,7 @@ def _abc_binary(prof, mult, k, clip=0.0, exclude=True):
     lt = _lfall(w0, np.minimum(z0, w0)) + _lfall(w1, np.minimum(z1, w1)) - _lfall(n, np.minimum(k + 1, n))
     T = np.where(ok, np.exp(np.where(ok, lt, 0.0)), 0.0)             # (k+2, Q): q(z) per profile
     S = T @ mult
-    x = float(exclude)
+    x = np.asarray(exclude, dtype=np.float64)                        # copies of the predicted item: a number or one per profile
     num0 = S[1:, None] - x * T[1:]                                   # label 0 next: z = (y0 + 1, y1), the own item excluded
     num1 = S[:-1, None] - x * T[:-1]                                 # label 1 next: z = (y0, y1 + 1)
     den = num0 + num1
@@ -90,8 +91,8 @@ def _abc_binary(prof, mult, k, clip=0.0, exclude=True):
         d0 = np.where(back, (prior0 / (prior0 + prior1))[None, :], num0 / den)
     return _clip_probs(np.stack([d0, 1 - d0], axis=-1), clip)
 
-def _curve_binary(combiner, prof, mult, K, scorer):
-    "The exact curve for two classes, vectorised over (seen counts, profiles) for each k."
+def _curve_binary(combiner, prof, mult, K, scorer, excl=1.0):
+    "The exact curve for two classes, vectorised over (seen counts, profiles) for each k; ABC leaves out `excl` copies of each own item."
     w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
     n = w0 + w1
     c = np.empty(K); S_all = np.full((K, len(prof)), np.nan)
@@ -103,7 +104,7 @@ def _curve_binary(combiner, prof, mult, K, scorer):
         P = np.where(valid, np.exp(np.where(valid, lp, 0.0)), 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             R0 = np.where(n > k, (w0 - y0) / (n - k), 0.0); R1 = np.where(n > k, (w1 - y1) / (n - k), 0.0)
-        if combiner.name == "abc": D = _abc_binary(prof, mult, k, combiner.clip)
+        if combiner.name == "abc": D = _abc_binary(prof, mult, k, combiner.clip, excl)
         else:                                                        # a myopic combiner: the same output for every profile
             D = combiner.distribution(np.c_[np.arange(k + 1), k - np.arange(k + 1)])[:, None, :]
         Sc = _score_dist(D, scorer)
@@ -135,16 +136,17 @@ def _subcompositions(prof, k):
         p, r = p[rep], r[rep] - yc
     return p, np.stack(cols + [r], 1)
 
-def _curve_multi(combiner, prof, mult, K, scorer, r=1):
-    "The exact curve for any number of classes, vectorised over the (profile, seen counts) pairs that can occur."
+def _curve_multi(combiner, prof, mult, K, scorer, r=1, excl=1.0):
+    "The exact curve for any number of classes, vectorised over the (profile, seen counts) pairs that can occur; ABC leaves out `excl` copies of each own item."
     Q, C = prof.shape
     n = prof.sum(1).astype(np.float64)
     w = prof.astype(np.float64)
     base = np.int64(K + 2) ** np.arange(C, dtype=np.int64)           # codes of count vectors (checked to fit in int64)
     prior = None
+    x = np.broadcast_to(np.asarray(excl, dtype=np.float64), n.shape)
     if combiner.name == "abc":
         sh = w / np.maximum(n, 1)[:, None]
-        prior = ((mult @ sh)[None, :] - sh) / max(mult.sum() - 1, 1e-300)   # ABC with no labels, own item left out
+        prior = ((mult @ sh)[None, :] - x[:, None] * sh) / np.maximum(mult.sum() - x, 1e-300)[:, None]   # ABC with no labels, own item left out
     c = np.empty(K); S_all = np.full((K, Q), np.nan)
     for k in range(K):
         p, Y = _subcompositions(prof, k)
@@ -166,7 +168,7 @@ def _curve_multi(combiner, prof, mult, K, scorer, r=1):
                 total = np.where(uz[i] == code, Ssum[i], 0.0)
                 ok = Zl[:, l] <= w[p, l]
                 own = np.where(ok, np.exp(np.where(ok[:, None], _lfall(w[p], np.minimum(Zl, w[p])), 0).sum(1) - _lfall(n[p], k + 1)), 0.0)
-                num[:, l] = total - own
+                num[:, l] = total - x[p] * own
             den = num.sum(1, keepdims=True)
             with np.errstate(invalid="ignore", divide="ignore"):
                 D = np.where(den > 1e-300, num / den, prior[p])
@@ -183,38 +185,53 @@ def _curve_multi(combiner, prof, mult, K, scorer, r=1):
         c[k] = float((sp * m).sum() / m.sum())
     return c, S_all
 
-def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True, r=1):
+def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True, r=1, excl=1.0):
+    "The exact curve c_k and the per-profile scores; ABC leaves out `excl` copies of each profile's own item (1, or a bootstrap's multiplicity)."
     known = type(combiner).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian")
     if vectorise and known and prof.shape[1] == 2 and r == 1:
-        return _curve_binary(combiner, prof, mult, K, scorer)
+        return _curve_binary(combiner, prof, mult, K, scorer, excl)
     if vectorise and known and prof.shape[1] * np.log2(K + 2) < 62:
-        return _curve_multi(combiner, prof, mult, K, scorer, r)
+        return _curve_multi(combiner, prof, mult, K, scorer, r, excl)
     c = np.empty(K)
     S = np.empty((K, len(prof)))
     for k in range(K):
-        s = _item_curve(combiner, prof, k, scorer, excl_items, mult, r)
+        s = _item_curve(combiner, prof, k, scorer, excl_items, mult, r, excl)
         S[k] = s
         m = np.where(np.isnan(s), 0.0, mult)
         c[k] = float(np.nansum(s * m) / m.sum())
     return c, S
 
+def _units(prof, inv, item_mult):
+    "A bootstrap sample as evaluation units, one per (profile, multiplicity): their profiles, weights (copies in all) and copies of one item."
+    m = item_mult.astype(np.int64)
+    use = m > 0
+    key, count = np.unique(inv[use] * (m.max() + 1) + m[use], return_counts=True)
+    p, x = key // (m.max() + 1), key % (m.max() + 1)
+    return prof[p], (x * count).astype(np.float64), x.astype(np.float64)
+
 # %% ../nbs/32_power_curve.ipynb #df30571e
-def _predict_table(comb, prof, mult, k, Y, prof_of_row, exclude=True):
-    "Combiner output for survey counts Y (rows of items with profile prof_of_row), vectorised where possible."
+def _predict_table(comb, prof, mult, k, Y, prof_of_row, exclude=True, copies=None):
+    "Combiner output for survey counts Y (rows of items with profile prof_of_row), vectorised where possible; ABC leaves out `copies` of each row's item."
     if comb.name == "abc" and prof.shape[1] == 2:
-        return _abc_binary(prof, mult, k, comb.clip, exclude)[Y[:, 0], prof_of_row]
-    return comb.distribution(Y, prof_of_row if comb.name == "abc" and exclude else None)
+        return _abc_binary(prof, mult, k, comb.clip, copies if exclude else 0.0)[Y[:, 0], prof_of_row]
+    if comb.name == "abc" and exclude: return comb.distribution(Y, prof_of_row, copies)
+    return comb.distribution(Y)
 
 def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None, n_reference=1, states=None):
     "Algorithm 3 by sampling: (c_k, its Monte Carlo SE, the classifier's score on the same references or None)."
-    counts = prof[inv]
-    rows = np.repeat(np.arange(len(inv)), mult_items.astype(np.int64))   # bootstrap copies as separate rows
-    counts, p_row = counts[rows], inv[rows]
+    m_items = mult_items.astype(np.int64)
+    rows = np.repeat(np.arange(len(inv)), m_items)                        # bootstrap copies as separate rows
+    key = inv * (m_items.max() + 1) + m_items                             # (profile, multiplicity) units, so that ABC
+    ukey, u_row = np.unique(key[rows], return_inverse=True)              # leaves out every copy of the predicted item
+    uprof, ucopies = prof[ukey // (m_items.max() + 1)], (ukey % (m_items.max() + 1)).astype(np.float64)
+    counts, p_row = prof[inv][rows], u_row.ravel()
+    prof = uprof
     pred_rows = None if pred is None else pred[rows]
     state_rows = None if states is None else states[rows]
     r = 0 if states is not None else n_reference                         # labels each item must have beyond the survey
     n = counts.sum(1)
     mult = np.bincount(p_row, minlength=len(prof)).astype(np.float64)
+    comb = _relearn(comb, prof, mult)
     C = prof.shape[1]
     exclude = fn in (SCORERS["agreement"], SCORERS["cross_entropy"])    # rank scorers: ABC as a function of the counts only
     corr = fn in (SCORERS["pearson"], SCORERS["spearman"])
@@ -230,7 +247,7 @@ def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None, 
             elif r == 1: ref = M[el, k]                                  # one held-out rater
             else: ref = _plurality(M[el, k:k + r], C, rng)               # the plurality of r held-out raters
             Y = Ycum[el, k]
-            D = _predict_table(comb, prof, mult, k, Y, p_row[el], exclude)
+            D = _predict_table(comb, prof, mult, k, Y, p_row[el], exclude, ucopies if prof.shape[1] == 2 else ucopies[p_row[el]])
             P = D if comb.soft else (rng.random((len(D), 1)) > np.cumsum(D, 1)).sum(1).clip(max=C - 1)
             if corr and np.ptp(P if P.ndim == 1 else P @ np.arange(C)) == 0: vals[d, k] = 0.0   # constant: no association
             else:
@@ -347,17 +364,16 @@ def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
     counts = np.asarray(ann.counts)
     prof, inv = np.unique(counts, axis=0, return_inverse=True)
     inv = inv.ravel()
-    mult = np.bincount(inv, minlength=len(prof)).astype(np.float64)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     fn = SCORERS[scorer]
-    def one(m, item_mult):
-        c = _relearn(comb, prof, m)
-        if how == "exact": return _curve(c, prof, m, K, scorer, np.arange(len(prof)), r=n_reference)[0], np.zeros(K)
-        return _sampled_curve(c, fn, prof, inv, item_mult, K, max_subsets, rng, n_reference=n_reference)[:2]
-    values, se = one(mult, np.ones(len(inv)))
+    def one(item_mult):
+        if how == "sampled": return _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, n_reference=n_reference)[:2]
+        up, uw, ux = _units(prof, inv, item_mult)                         # ABC leaves out every copy of the predicted item
+        return _curve(_relearn(comb, up, uw), up, uw, K, scorer, np.arange(len(up)), r=n_reference, excl=ux)[0], np.zeros(K)
+    values, se = one(np.ones(len(inv)))
     n_k = np.array([int((np.asarray(ann.n_labels) >= k + n_reference).sum()) for k in range(K)])
     samples = []
     for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
         im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)
-        samples.append(one(np.bincount(inv, im, minlength=len(prof)), im)[0])
+        samples.append(one(im)[0])
     return PowerCurve(comb.name, scorer, np.arange(K), values, n_k, np.array(samples).reshape(len(samples), K), how, se)

@@ -1,4 +1,4 @@
-"""Nørregaard & Derczynski's SPA (eq. 7): agreement when annotators label different subsets, its six item weightings, and why it is unbiased when labels are missing at random.
+"""Nørregaard & Derczynski's SPA (eq. 7): agreement when annotators label different subsets, its six item weightings, and when it is unbiased under labels missing at random.
 
 Docs: https://humancert.github.io/humancert/spa.html.md"""
 

@@ -8,6 +8,9 @@ Docs: https://humancert.github.io/humancert/spa_variance.html.md"""
 __all__ = ['item_agreement_variance']
 
 # %% ../nbs/21_spa_variance.ipynb #f20b8194
+from fractions import Fraction
+from math import comb
+
 import numpy as np
 from scipy.special import gammaln
 
@@ -34,8 +37,20 @@ def _log_binom_pmf(n, k, p):
     out = out + np.where(k > 0, k * lp, 0.0) + np.where(n - k > 0, (n - k) * lq, 0.0)
     return out
 
+def _eq41(n, C, multiplicity="appendix"):
+    "Eq. 41 as a count of labellings (exact integers): K_csp and K_sps of eq. 21/37; multiplicity 'eq. 21' uses the main text's 2^[n0 = n1]."
+    N = n * (n - 1) // 2
+    cross = 0
+    for n0 in range(n + 1):
+        for n1 in range(min(n0, n - n0) + 1):
+            twice = (n0 != n1) if multiplicity == "appendix" else (n0 == n1)     # eq. 39/41: 2^[n0 != n1]; eq. 21 prints 2^[n0 = n1]
+            k_csp = comb(n, n0) * comb(n - n0, n1) * C * (C - 1) * (C - 2) ** (n - n0 - n1)   # eq. 37
+            cross += (2 if twice else 1) * k_csp * n0 * n1 * (n0 - 1) * (n1 - 1)
+    k_sps = sum(comb(n, m) * C * (C - 1) ** (n - m) * m * m * (m - 1) ** 2 for m in range(n + 1))   # eq. 21, self-pairs
+    return float(Fraction(cross + k_sps, 4 * N * N * C ** n) - Fraction(1, C * C))           # minus E[P]^2 = 1/C^2
+
 def _paper_sums(n, p):
-    "Eq. 50 (eq. 41 when p is uniform): self-pair and cross-pair sums over binomial/trinomial marginals."
+    "Eq. 50: self-pair and cross-pair sums over binomial/trinomial marginals."
     k = np.arange(n + 1, dtype=np.float64)
     f = k * (k - 1)                                           # n_c (n_c - 1)
     e2 = 0.0
@@ -61,11 +76,11 @@ def _paper_sums(n, p):
 def item_agreement_variance(n:int, # labels on the item
                             n_classes:int, # number of classes C
                             p=None, # class distribution (length C); None for no distribution (uniform, eq. 20/41)
-                            method:str="exact", # 'exact' (closed form, O(C)) or 'paper' (eq. 41/50 sums, O(n^2 C^2))
+                            method:str="exact", # 'exact' (closed form, O(C)) or 'paper' (eq. 41 counting without p, eq. 50 with p)
                            ) -> float:
     "Variance of one item's agreement over random labellings (SPA section 5); infinite for a single label."
     q = _check_variance_args(n, n_classes, p, method)
     if n == 1: return float("inf")
-    if method == "paper": return max(0.0, _paper_sums(int(n), q))
+    if method == "paper": return max(0.0, _eq41(int(n), int(n_classes)) if p is None else _paper_sums(int(n), q))
     a, b = float((q ** 2).sum()), float((q ** 3).sum())
     return max(0.0, (2 * a + 4 * (n - 2) * b - (4 * n - 6) * a * a) / (n * (n - 1)))

@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from .annotations import Annotations, hard_predictions, soft_predictions
+from .annotations import _check_seed, Annotations, hard_predictions, soft_predictions
 from .scoring import item_scores, SCORERS, DECOMPOSABLE
 from .power_curve import (PowerCurve, _curve, ZeroProbabilityError, _subcompositions, _lfall, _score_dist, _sampled_curve,
-                                   _check_curve_args, _soft_check, _relearn, _progress)
+                                   _check_curve_args, _soft_check, _relearn, _progress, _units)
 from .combiners import make_combiner, _clip_probs
 
 # %% ../nbs/33_survey_equivalence.ipynb #f1cef5ab
@@ -113,17 +113,16 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
     prof, inv = np.unique(counts, axis=0, return_inverse=True)
     inv = inv.ravel()
     fn = SCORERS[scorer]
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     if how == "exact": s_item = item_scores(pred, counts, scorer, n_reference)   # raises for a hard classifier with cross-entropy
     def one(item_mult):
-        m = np.bincount(inv, item_mult, minlength=len(prof))
-        c = _relearn(comb, prof, m)
         if how == "exact":
-            cv = _curve(c, prof, m, K, scorer, np.arange(len(prof)), r=n_reference)[0]
+            up, uw, ux = _units(prof, inv, item_mult)                       # ABC leaves out every copy of the predicted item
+            cv = _curve(_relearn(comb, up, uw), up, uw, K, scorer, np.arange(len(up)), r=n_reference, excl=ux)[0]
             hk = _matched(s_item, n, K, item_mult, n_reference)
             h = float(np.average(s_item[n >= n_reference], weights=item_mult[n >= n_reference]))
             return cv, np.zeros(K), hk, h
-        cv, se, hk = _sampled_curve(c, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
+        cv, se, hk = _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
         h = float(hk[0])                                              # k = 0: every item, a random reference label each
         return cv, se, hk, h
     values, se, hk, h = one(np.ones(len(inv)))
@@ -155,9 +154,12 @@ def _cross_scores(comb, A, E, mult, k, scorer):
     I, C = A.shape
     na, ne = A.sum(1), E.sum(1)
     el = (na >= k) & (ne > 0)
-    prof, inv = np.unique(np.concatenate([A, E], 1)[el], axis=0, return_inverse=True)
+    mcol = mult.astype(np.int64)[:, None]                           # items are units with their bootstrap multiplicity, so that
+    prof, inv = np.unique(np.concatenate([A, E, mcol], 1)[el], axis=0, return_inverse=True)   # ABC leaves out every copy
     inv = inv.ravel()
     pm = np.bincount(inv, mult[el], minlength=len(prof))
+    x = prof[:, -1].astype(np.float64)                             # copies of the own item to leave out
+    prof = prof[:, :-1]
     pa, pr = prof[:, :C], prof[:, C:] / prof[:, C:].sum(1, keepdims=True)
     p, Y = _subcompositions(pa, k)                                # every (profile, amateur counts y) that can occur
     w, Yf, na_p = pa[p].astype(np.float64), Y.astype(np.float64), pa[p].sum(1).astype(np.float64)
@@ -165,9 +167,9 @@ def _cross_scores(comb, A, E, mult, k, scorer):
     if comb.name == "abc":                                        # sums over the other items, grouped by y
         _, yi = np.unique(Y, axis=0, return_inverse=True)
         yi = yi.ravel()
-        den = np.bincount(yi, pm[p] * q)[yi] - q
-        num = np.stack([np.bincount(yi, pm[p] * q * pr[p, c])[yi] for c in range(C)], 1) - q[:, None] * pr[p]
-        prior = ((pm @ pr)[None, :] - pr[p]) / (pm.sum() - 1)
+        den = np.bincount(yi, pm[p] * q)[yi] - x[p] * q
+        num = np.stack([np.bincount(yi, pm[p] * q * pr[p, c])[yi] for c in range(C)], 1) - (x[p] * q)[:, None] * pr[p]
+        prior = ((pm @ pr)[None, :] - x[p, None] * pr[p]) / np.maximum(pm.sum() - x[p], 1e-300)[:, None]
         with np.errstate(invalid="ignore", divide="ignore"):
             D = _clip_probs(np.where(den[:, None] > 1e-300, num / den[:, None], prior), comb.clip)
     else: D = comb.distribution(Y)
@@ -234,13 +236,13 @@ def expert_equivalence(amateurs:Annotations, # the amateurs' labels
     inv = inv.ravel()
     ecomb = make_combiner(combiner, ex, clip)
     def one(im):
-        m = np.bincount(inv, im, minlength=len(prof))
-        cv = _curve(_relearn(ecomb, prof, m), prof, m, K, scorer, np.arange(len(prof)))[0]
+        up, uw, ux = _units(prof, inv, im)                               # ABC leaves out every copy of the predicted item
+        cv = _curve(_relearn(ecomb, up, uw), up, uw, K, scorer, np.arange(len(up)), excl=ux)[0]
         s = _cross_scores(comb, A, E, im, k, scorer)
         return cv, _matched(s, ne, K, im), float(np.average(s, weights=im))
     cv, hk, h = one(np.ones(len(A)))
     value, bound = equivalence(hk, cv)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     samples, bounds = [], []
     for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
         im = np.bincount(rng.integers(0, len(A), len(A)), minlength=len(A)).astype(np.float64)
