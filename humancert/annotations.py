@@ -469,8 +469,8 @@ def hard_predictions(ann:Annotations, # the annotations the predictions refer to
         num = pd.to_numeric(pd.Series(vals, dtype=object), errors="coerce")
         if num.notna().all() and num.between(0, 1).all() and not (num == num.round()).all():
             raise ValueError(f"`{name}` looks like probabilities (numbers in [0, 1] such as {bad[0]!r}), not class labels "
-                             f"{list(ann.classes)!r}; give one class label per item here (for P(second class) p: "
-                             "np.where(p >= 0.5, classes[1], classes[0])), and probabilities only where a soft model is asked for.")
+                             f"{list(ann.classes)!r}; give one class label per item here, and pass probabilities as a soft model "
+                             "(`soft_model`) where one is asked for.")
         raise ValueError(f"`{name}` has labels {bad!r} that are not classes of the annotations {list(ann.classes)!r}.")
     return codes
 

@@ -11,7 +11,7 @@ __all__ = ['COMBINERS', 'Combiner', 'Plurality', 'Majority', 'Frequency', 'Anony
 import numpy as np
 from scipy.special import gammaln
 
-from .annotations import Annotations, check_annotations
+from .annotations import Annotations, check_annotations, _check_seed
 
 # %% ../nbs/31_combiners.ipynb #db116a17
 def _check_counts_matrix(Y, n_classes):
@@ -32,7 +32,7 @@ class Combiner:
         "Labels (class codes) for hard combiners, drawn with a seeded tie-break; the distribution for soft ones."
         D = self.distribution(Y, items)
         if self.soft: return D
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(_check_seed(seed))
         return (rng.random((len(D), 1)) > np.cumsum(D, 1)).sum(1).clip(max=self.n_classes - 1)
     def __repr__(self): return f"{type(self).__name__}(n_classes={self.n_classes})"
 

@@ -16,6 +16,7 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, softmax
+from .annotations import _check_seed
 
 # %% ../nbs/40_iaa_ceiling.ipynb #4dfac5ef
 def _check_gamma(gamma):
@@ -48,7 +49,7 @@ def simulate_annotators(x1, # first feature, seen by annotators and model (any s
                         seed=0, # int seed or numpy Generator
                        ) -> np.ndarray:
     "Binary labels of each annotator (axis 0) on every sample, by eq. 7 and 6."
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     x1 = np.asarray(x1, dtype=np.float64)
     if x2 is not None and np.shape(x2) != x1.shape: raise ValueError(f"`x2` must have the shape of `x1` {x1.shape}, got {np.shape(x2)}.")
     b = np.asarray(intercepts, dtype=np.float64)
@@ -130,7 +131,7 @@ def iaa_experiment1(n_sims:int=100, # simulations (the paper: 100)
                    ) -> pd.DataFrame:
     "Experiment 1: identical annotators (b = 0, gamma = 1, m = 0), deterministic model; one row per simulation."
     _check_sims(n_sims); _check_design(n_train, n_test, 2)
-    r = _run_condition(n_sims, 0.0, 1.0, 0.0, False, np.random.default_rng(seed), n_train=n_train, n_test=n_test)
+    r = _run_condition(n_sims, 0.0, 1.0, 0.0, False, np.random.default_rng(_check_seed(seed)), n_train=n_train, n_test=n_test)
     return pd.DataFrame({k: v for k, v in r.items() if not k.startswith("_")}).rename_axis("simulation")
 
 EXPERIMENT2_GRID = {"b2": (0.0, 0.25, 0.5), "gamma": (1.0, 3.0, 6.0), "m": (0.0, 0.25, 0.5), "model_noise": (False, True)}
@@ -146,7 +147,7 @@ def iaa_experiment2(n_sims:int=400, # simulations per condition (the paper: 400)
     g = dict(EXPERIMENT2_GRID) | (grid or {})
     unknown = set(g) - set(EXPERIMENT2_GRID)
     if unknown: raise ValueError(f"`grid` has unknown factors {sorted(unknown)}; use {list(EXPERIMENT2_GRID)}.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     frames = []
     for b2, gamma, m, noise in itertools.product(*(g[k] for k in EXPERIMENT2_GRID)):
         _check_gamma(gamma)
@@ -231,7 +232,7 @@ def iaa_general(n_annotators:int=4, # annotators K >= 2
     if intercepts is not None:
         fixed = np.asarray(intercepts, dtype=np.float64)
         if fixed.shape != (K, C): raise ValueError(f"`intercepts` must have shape (n_annotators, n_classes) = {(K, C)}, got {fixed.shape}.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     U = np.vstack([np.cos(2 * np.pi * np.arange(C) / C), np.sin(2 * np.pi * np.arange(C) / C)])   # (2, C): class directions
     rows = []
     for _ in range(n_sims):
@@ -269,7 +270,7 @@ def iaa_certification(n_sims:int=50, # simulations per condition
     if not isinstance(K, (int, np.integer)) or K < 2: raise ValueError(f"`n_annotators` must be an integer >= 2, got {K!r}.")
     _check_design(1000, n_test, K)
     g = dict(EXPERIMENT2_GRID) | (grid or {})
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     rows = []
     for b2, gamma, m, noise in itertools.product(*(g[k] for k in EXPERIMENT2_GRID)):
         r = _run_condition(n_sims, b2, gamma, m, noise, rng, n_test=n_test, K=K)

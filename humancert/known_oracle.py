@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
+from .annotations import Annotations, _check_seed
 from .upper import upper_bound
 from .lower import aggregate
 from .assumptions import check_assumptions
@@ -60,7 +60,7 @@ def draw_item(counts, # counts of one image, one per class
     import matplotlib.pyplot as plt
     from matplotlib.patches import Circle, RegularPolygon
     if task not in TASKS: raise ValueError(f"`task` must be one of {list(TASKS)}, got {task!r}.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     if ax is None: _, ax = plt.subplots(figsize=(3, 3))
     pts, kinds = [], np.repeat(np.arange(len(counts)), counts)
     rng.shuffle(kinds)
@@ -154,7 +154,7 @@ def known_oracle_study(task:str="color", # 'color' (3 classes) or 'shape' (5 cla
                       ) -> KnownOracleStudy:
     "Simulate the paper's Color or Shape experiment and compute Figure 3's curves."
     _check_study_args(task, n_items, n_annotators, rho)
-    cfg, rng = TASKS[task], np.random.default_rng(seed)
+    cfg, rng = TASKS[task], np.random.default_rng(_check_seed(seed))
     C = len(cfg["classes"])
     counts = count_task(n_items, C, rng)
     oracle = counts.argmax(1)

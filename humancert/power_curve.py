@@ -21,12 +21,15 @@ from .scoring import DECOMPOSABLE, SCORERS, _draw_orders, _plurality, _check_ref
 
 # %% ../nbs/32_power_curve.ipynb #aa6b472a
 _ZERO_MSG = ("the combiner gives probability 0 to a label that occurs (k = {k}): no other item has a precedent for it, "
-             "so the cross-entropy is -inf. Lower `max_k` below {k}, or pass `clip=0.01` (a probability floor, as the "
-             "frequency combiner's 0.02).")
+             "so the cross-entropy is -inf. {fix}")
+_FLOOR = "set a probability floor with `clip` (e.g. 0.01; the frequency combiner's is 0.02)"
 
 class ZeroProbabilityError(ValueError):
     "A soft combiner gave probability 0 to a label that occurs at survey size `k`, so cross-entropy is -inf."
-    def __init__(self, k): self.k = int(k); super().__init__(_ZERO_MSG.format(k=k))
+    def __init__(self, k):
+        self.k = int(k)
+        fix = f"Lower `max_k` below {k}, or {_FLOOR}." if k >= 2 else f"With k = {k} a shorter curve cannot help: {_FLOOR}."
+        super().__init__(_ZERO_MSG.format(k=k, fix=fix))
 
 def _log_comb(n, k):
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from .annotations import Annotations, check_annotations
+from .annotations import Annotations, check_annotations, _check_seed
 from .scoring import SCORERS, ClassifierScore, _compositions
 from .power_curve import PowerCurve, _sampled_curve, _soft_check, _relearn
 from .combiners import make_combiner
@@ -83,7 +83,7 @@ def uniform_noise(n_items:int, # number of items
         raise ValueError(f"`accuracy` must be a probability in [0, 1], got {accuracy!r}.")
     pi = np.full(C, 1 / C) if prior is None else np.asarray(prior, dtype=np.float64)
     if pi.shape != (C,) or (pi < 0).any() or not np.isclose(pi.sum(), 1): raise ValueError(f"`prior` must be {C} probabilities summing to 1.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     s = rng.choice(C, n_items, p=pi)
     counts = np.zeros((n_items, C), dtype=np.int64)
     for k in range(C):                                            # each state's items at once
@@ -138,7 +138,7 @@ def state_equivalence(pred, # the classifier's label per item (codes or labels) 
     prof, inv = np.unique(counts, axis=0, return_inverse=True)
     inv = inv.ravel()
     c = _relearn(comb, prof, np.bincount(inv, minlength=len(prof)).astype(np.float64))
-    vals, se, hk = _sampled_curve(c, SCORERS[scorer], prof, inv, np.ones(len(inv)), K, max_subsets, np.random.default_rng(seed),
+    vals, se, hk = _sampled_curve(c, SCORERS[scorer], prof, inv, np.ones(len(inv)), K, max_subsets, np.random.default_rng(_check_seed(seed)),
                                   p, states=s)
     n = counts.sum(1)
     value, bound = equivalence(hk, vals)

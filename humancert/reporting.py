@@ -10,6 +10,7 @@ __all__ = ['REPORT_FILES', 'bounds_by_annotators', 'dataset_case', 'Report', 'ma
 # %% ../nbs/80_report.ipynb #7eea25c9
 import json
 import math
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pandas as pd
 from fastcore.basics import patch
 
 import humancert
-from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
+from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations, _check_seed
 from .agreement import agreement_summary
 from .spa import spa
 from .upper import upper_bound, upper_terms
@@ -42,6 +43,7 @@ def bounds_by_annotators(ann:Annotations, # the human labels
                         ) -> pd.DataFrame:
     "Expected U_N^(t), U_N^(e) (exact) and L_N (sampled) when each item keeps k random labels of its own."
     check_annotations(ann)
+    seed = _check_seed(seed)
     counts = np.asarray(ann.counts)
     n = counts.sum(1)
     if n.max() < 2: raise ValueError("`ann`: no item has two or more labels, so no bound can be computed.")
@@ -142,9 +144,10 @@ class Report:
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
 
 # %% ../nbs/80_report.ipynb #49b0c4a2
-def _check_report_args(ann, delta, n_bootstrap, max_k, clip):
+def _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed):
     check_annotations(ann)
     _check_delta(delta)
+    _check_seed(seed, int_only=True)
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
         raise ValueError(f"`n_bootstrap` must be an integer >= 0, got {n_bootstrap!r}.")
     if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or max_k < 1):
@@ -152,19 +155,24 @@ def _check_report_args(ann, delta, n_bootstrap, max_k, clip):
     if clip is not None and (isinstance(clip, bool) or not isinstance(clip, (int, float)) or not 0 <= clip < 0.5):
         raise ValueError(f"`clip` must be a probability floor in [0, 0.5) or None, got {clip!r}.")
 
+_NO_PRECEDENT = ("ABC gives probability 0 to a label that occurs in the data or a bootstrap resample (cross-entropy -inf): "
+                 "no other item has a precedent for it")
+
 def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, notes):
-    "Survey equivalence; an ABC curve is ended before the first k where it gives an observed label probability 0."
+    "Survey equivalence; an ABC curve is ended before the first k where it gives an observed label probability 0 (None if that is k < 2)."
     combiner, scorer = ("abc", "cross_entropy") if soft else ("plurality", "agreement")
     cut = False
     while True:
         try: res = survey_equivalence(pred, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clip=clip)
         except ZeroProbabilityError as e:
-            if e.k < 2: raise
+            if e.k < 2:
+                notes.append(f"survey equivalence not computed: from k = {e.k} {_NO_PRECEDENT}, so no curve of two or more raters "
+                             "exists; pass clip=0.01 (--clip 0.01) for a probability floor")
+                return None
             max_k, cut = e.k - 1, True
             continue
         if cut:
-            notes.append(f"the ABC curve ends at k = {max_k}: from k = {max_k + 1} ABC gives probability 0 to a label that occurs "
-                         "in the data or a bootstrap resample (cross-entropy -inf); pass clip=0.01 (--clip 0.01) for the whole curve")
+            notes.append(f"the ABC curve ends at k = {max_k}: from k = {max_k + 1} {_NO_PRECEDENT}; pass clip=0.01 (--clip 0.01) for the whole curve")
         return res
 
 def make_report(ann:Annotations, # the human labels
@@ -180,7 +188,7 @@ def make_report(ann:Annotations, # the human labels
                 notes=(), # notes from the caller (e.g. how the data were read)
                ) -> Report:
     "Agreement, bounds, certificate and survey equivalence of a model against human labels, with the assumptions."
-    _check_report_args(ann, delta, n_bootstrap, max_k, clip)
+    _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed)
     notes = list(notes)
     probs = None if soft_model is None else soft_predictions(ann, soft_model, "soft_model")
     hard = model
@@ -190,6 +198,7 @@ def make_report(ann:Annotations, # the human labels
     codes = None if hard is None else hard_predictions(ann, hard, "model")
     s = agreement_summary(ann)
     sp = spa(ann, "annotations")
+    notes += [f"{m}: undefined, {why} (chance agreement is 1)" for m, why in s.undefined]
     agree = pd.concat([s.to_frame(), pd.DataFrame([{"measure": "SPA (annotations weighting)", "value": sp.value,
                                                     "observed": sp.value, "expected": 0.0, "over": f"{sp.n_items} items"}]
                                                   ).set_index("measure")])
@@ -204,7 +213,7 @@ def make_report(ann:Annotations, # the human labels
         pred = probs if probs is not None else label
         seq = _equivalence(pred, ann, probs is not None, n_bootstrap, seed, max_k, clip, progress, notes)
     else: notes.append("no model given: the certificate and the survey equivalence need one (model= / --model, or soft_model=)")
-    params = {"delta": float(delta), "n_bootstrap": int(n_bootstrap), "seed": seed if isinstance(seed, (int, type(None))) else str(seed),
+    params = {"delta": float(delta), "n_bootstrap": int(n_bootstrap), "seed": int(seed),
               "max_k": max_k, "clip": clip, "reference": "majority" if cert is not None else None,
               "tails": list(cert.tails) if cert is not None else None,
               "survey": None if seq is None else f"{seq.curve.combiner} + {seq.curve.scorer}"}
@@ -216,14 +225,16 @@ def _assumptions(shape, with_model, soft):
     out = ["items: a random sample of the items you care about, labelled independently of one another (Theorems 5-7)"]
     if shape["sparsity"] not in (0, 0.0, "n/a"):
         out.append("sparse labels: which annotator labelled which item does not depend on the item's labels (SPA)")
-    out.append("upper bound, Theorem 1 (eq. 2): one annotator being right never makes another less likely to be right; "
-               "check on a few oracle labels with check_assumptions")
+    out.append("upper bound: U_N^(t), the proved form, needs no assumption about the annotators (Theorem 1 holds for it "
+               "unconditionally); U_N^(e), the paper's form, also needs eq. 2 (one annotator being right never makes another less "
+               "likely to be right) and equally accurate annotators: check on a few oracle labels with check_assumptions")
     if with_model:
         out += ["lower bound, Theorem 3 (eq. 6): where the majority label is wrong, the model gives the oracle label at "
                 "least as often as that wrong label (it does not share the annotators' systematic mistakes)",
                 "the model never saw these labels (no training or tuning on this test set)",
                 "the certificate compares with the average annotator, not the best one; S uses a margin split optimised "
-                "on the data, as the paper does (proved level 1 - 2 delta in the worst case, tested coverage within delta)",
+                "on the data, as the paper does (proved level 1 - 2 delta in the worst case, tested coverage within delta); "
+                "the balanced split's S is proved at level 1 - delta",
                 "survey equivalence: raters are exchangeable, so any k of an item's raters are as good a panel as any other"]
         if soft: out.append("cross-entropy rewards calibration: an uncalibrated soft model is undervalued (calibrate_isotonic)")
     return tuple(out)
@@ -247,6 +258,7 @@ def _seq_rows(e):
             (f"c_{K}", _f(e.curve.values[-1]), f"score of {K} pooled raters (the end of the curve)")]
 
 def _agreement_comment(row):
+    if str(row.over).startswith("undefined"): return f"{row.over} (chance agreement is 1)"
     parts = [f"{k} {_f(row[c])}" for k, c in (("observed", "observed"), ("chance", "expected")) if not pd.isna(row[c])]
     return ", ".join(parts + [f"over {row.over}"])
 
@@ -264,19 +276,28 @@ def _sections(r):
                 ("U_N^(e)", _f(c.upper_empirical), "the paper's empirical form (Definition 1)"),
                 ("L_N", _f(c.lower), f"lower bound on the model's oracle accuracy: agreement with the {c.reference} label (Theorem 3)"),
                 ("margin", f"{c.margin:+.4f}", f"L_N - U_N^({c.upper_kind[0]})"),
-                ("N", str(c.n_items), f"items with two or more labels and a strict majority ({c.n_dropped} left out)")]
+                ("N", str(c.n_items), f"items the claim covers: two or more labels and a {c.reference} reference label")]
+        rows += [(f"left out: {why}", str(v), "items outside the claim") for why, v in c.dropped.items() if v]
         none = "; infeasible: L_N - tau <= U_N, so no confidence at all"
-        rows += [(f"S {m} ({c.tails[0]}/{c.tails[1]})", _f(v.score), "humancert's tails" + (", the verdict" if m == c.method else "")
+        what = {"balanced": "humancert's tails, delta/2 on each side: proved at level 1 - delta for any data"}
+        rows += [(f"S {m} ({c.tails[0]}/{c.tails[1]})", _f(v.score), what.get(m, "humancert's tails") + (", the verdict" if m == c.method else "")
                   + ("" if v.feasible else none)) for m, v in c.scores.items()]
-        rows += [(f"S {m} (hoeffding/hoeffding)", _f(v.score), "the paper's Theorem 7" + {"hms": " (Algorithm 1)", "oms": " (Algorithm 2)"}.get(m, "")
-                  + ("" if v.feasible else none)) for m, v in p.scores.items()]
+        paper = {"hms": "the paper's Theorem 7 (Algorithm 1)", "oms": "the paper's Theorem 7 (Algorithm 2)", "optimal": "the paper's Theorem 7",
+                 "balanced": "the paper's tails, delta/2 on each side: proved at level 1 - delta"}
+        rows += [(f"S {m} (hoeffding/hoeffding)", _f(v.score), paper[m] + ("" if v.feasible else none)) for m, v in p.scores.items()]
         verdict = "CERTIFIED" if c.certified else "NOT CERTIFIED"
+        neg = "; S < 0: the two failure probabilities add up to more than 1, the data are far from supporting the claim" if c.score < 0 else ""
         rows.append(("verdict", verdict, f"S {'>=' if c.certified else '<'} 1 - delta = {1 - c.delta:.2f}: the model "
-                     f"{'beats' if c.certified else 'is not shown to beat'} the average annotator in oracle accuracy"))
+                     f"{'beats' if c.certified else 'is not shown to beat'} the average annotator in oracle accuracy{neg}"))
         out.append((f"Certificate (delta = {c.delta:g})", rows))
         e = r.equivalence
-        out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer})", _seq_rows(e)))
+        if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer})", _seq_rows(e)))
     return out
+
+def _lists(r):
+    "The report's closing lists: what the certificate covers, the notes, the assumptions."
+    scope = () if r.certificate is None else r.certificate.caveats
+    return (("What the certificate covers", scope), ("Notes", r.notes), ("Assumptions you must judge", r.assumptions))
 
 def _to_text(r):
     lines = [f"humancert {humancert.__version__} - report - {r.title}"]
@@ -284,7 +305,7 @@ def _to_text(r):
         lines += ["", head]
         w1 = max(len(a) for a, _, _ in rows); w2 = max(len(b) for _, b, _ in rows)
         lines += [f"  {a:<{w1}}  {b:>{w2}}  {c}".rstrip() for a, b, c in rows]
-    for head, items in (("Notes", r.notes), ("Assumptions you must judge", r.assumptions)):
+    for head, items in _lists(r):
         if items: lines += ["", head] + [f"  - {t}" for t in items]
     return "\n".join(lines)
 
@@ -298,7 +319,7 @@ def _to_markdown(r, images):
         md += [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
         for key, caption in images.get(head.split(" (")[0], []):
             md += ["", f"![{caption}]({key})"]
-    for head, items in (("Notes", r.notes), ("Assumptions you must judge", r.assumptions)):
+    for head, items in _lists(r):
         if items: md += ["", f"## {head}", ""] + [f"- {t}" for t in items]
     return "\n".join(md) + "\n"
 
@@ -315,11 +336,12 @@ def _cert_dict(c):
     return {"certified": bool(c.certified), "score": _num(c.score), "method": c.method, "tails": list(c.tails),
             "delta": c.delta, "tau": c.tau, "L_N": c.lower, "U_N": c.upper, "upper_kind": c.upper_kind,
             "U_N_theoretical": c.upper_theoretical, "U_N_empirical": c.upper_empirical, "margin": c.margin,
-            "N": c.n_items, "K": c.n_annotators, "items_left_out": c.n_dropped, "reference": c.reference,
+            "N": c.n_items, "K": c.n_annotators, "items_left_out": c.n_dropped, "left_out_by_reason": dict(c.dropped),
+            "reference": c.reference, "seed": c.seed, "agreements": c.count, "caveats": list(c.caveats),
             "S": {m: _num(v.score) for m, v in c.scores.items()},
             "split": {m: {"t_u": _num(v.t_u), "t_l": _num(v.t_l), "delta_u": _num(v.delta_u), "delta_l": _num(v.delta_l)}
                       for m, v in c.scores.items()},
-            "S_optimal_by_tails": {f"{a}/{b}": _num(v) for (a, b), v in c.tail_scores.items()}}
+            "S_optimal_by_tails": {f"{a}/{b}": _num(v) for (a, b), v in c.compare_tails()["S (optimal)"].items()}}
 
 def _to_dict(r):
     d = {"humancert_version": humancert.__version__, "title": r.title, "parameters": r.parameters,
@@ -394,14 +416,22 @@ def plot_margins(self:Report, ax=None):
 
 REPORT_FILES = ("report.md", "report.json")
 
-def _check_out(out, force):
-    "The report folder as a Path, refused if it is a file or already holds a report (unless `force`)."
+def _check_out(out, force, probe=False):
+    "The report folder as a Path, refused if it is a file or already holds a report (unless `force`), or (probe) cannot be written."
     out = Path(out)
     if out.exists() and not out.is_dir(): raise ValueError(f"`out`: {str(out)!r} is a file; give a directory for the report.")
     there = [f for f in REPORT_FILES if (out / f).exists()]
     if there and not force:
         raise ValueError(f"`out`: {str(out)!r} already holds a report ({', '.join(there)}); pass force=True (--force) to "
                          "overwrite it, or choose another directory.")
+    if probe:                                       # write a scratch file where the report will go (nothing is left behind)
+        base = next(p for p in [out, *out.parents] if p.exists())
+        try:
+            if not base.is_dir(): raise NotADirectoryError(20, "not a directory")
+            with tempfile.TemporaryFile(dir=base): pass
+        except OSError as e:
+            raise ValueError(f"`out`: cannot write the report under {str(base)!r} ({e.strerror or type(e).__name__}); "
+                             "choose a folder you can write to.") from None
     return out
 
 @patch
@@ -415,8 +445,9 @@ def save(self:Report, out, # folder to write report.md, report.json and the PNG 
     plots = [("bounds_vs_annotators.png", "Upper bound" if self.certificate is None else "Certificate", self.plot_bounds,
               "Bounds against the number of annotators")]
     if self.certificate is not None:
-        plots += [("confidence_vs_margin.png", "Certificate", self.plot_margins, "Confidence against the margin claimed"),
-                  ("power_curve.png", "Survey equivalence", self.equivalence.plot, "Power curve and the classifier's score")]
+        plots.append(("confidence_vs_margin.png", "Certificate", self.plot_margins, "Confidence against the margin claimed"))
+    if self.equivalence is not None:
+        plots.append(("power_curve.png", "Survey equivalence", self.equivalence.plot, "Power curve and the classifier's score"))
     images, written = {}, []
     for name, section, draw, caption in plots:
         fig = Figure(figsize=(6.4, 3.8), layout="constrained")

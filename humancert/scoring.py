@@ -18,7 +18,7 @@ import pandas as pd
 from scipy import stats
 from scipy.special import gammaln
 
-from .annotations import Annotations, check_annotations, hard_predictions, soft_predictions
+from .annotations import Annotations, check_annotations, hard_predictions, soft_predictions, _check_seed
 from .lower import _argmax_random_ties
 
 # %% ../nbs/30_scoring.ipynb #6bacd95f
@@ -249,6 +249,7 @@ def classifier_score(pred, # one label per item, or an items x classes probabili
     "Algorithm 1: the classifier's mean score against a reference rater, or against the plurality of r (HScore^r)."
     check_annotations(ann)
     name, fn = _scorer(scorer)
+    seed = _check_seed(seed)
     C = ann.n_classes
     two_d = isinstance(pred, pd.DataFrame) or np.ndim(pred) == 2
     pred = soft_predictions(ann, pred, "pred") if two_d else hard_predictions(ann, pred, "pred")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations
+from .annotations import Annotations, _check_seed
 
 # %% ../nbs/03_simulate.ipynb #e585e8f8
 @dataclass(frozen=True)
@@ -45,9 +45,7 @@ def _check_prob(x, name, shape=None):
 def _check_sim_args(n_items, n_classes, rng):
     if not isinstance(n_items, (int, np.integer)) or n_items < 1: raise ValueError(f"`n_items` must be a positive integer, got {n_items!r}.")
     if not isinstance(n_classes, (int, np.integer)) or n_classes < 2: raise ValueError(f"`n_classes` must be an integer >= 2, got {n_classes!r}.")
-    if not isinstance(rng, (int, np.integer, np.random.Generator)):
-        raise TypeError(f"`seed` must be an int or a numpy Generator, got {type(rng).__name__}.")
-    return np.random.default_rng(rng)
+    return np.random.default_rng(_check_seed(rng))
 
 def noisy_labels(oracle:np.ndarray, # oracle class code per item
                  correct_prob:np.ndarray, # probability of the oracle label, per item (or one number)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations, check_annotations
+from .annotations import Annotations, check_annotations, _check_seed
 from .spa import WEIGHTINGS
 from .spa_variance import item_agreement_variance
 
@@ -51,7 +51,7 @@ class SPAVarianceStudy:
         return v.sub(v["flat"], axis=0)
     def table(self, n_boot:int=300, seed:int=0) -> pd.DataFrame:
         "Table 1's sum over the curve (x 10^4), with bootstrap SEs over rounds and each scheme's rank (1 = least variance)."
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(_check_seed(seed))
         def sums(vals): v = vals.var(0, ddof=1); return (v - v[:, :1]).sum(0) * 1e4
         est = sums(self.values)
         boots = np.array([sums(self.values[rng.integers(0, self.rounds, self.rounds)]) for _ in range(n_boot)])
@@ -65,7 +65,7 @@ class SPAVarianceStudy:
         return self.variance().stack().rename("variance").rename_axis(["labels", "weighting"]).to_frame()
     def ranking(self, z:float=2.0, n_boot:int=300, seed:int=0) -> list:
         "Weightings from least to most variance, grouped where paired bootstrap differences are within z SE (ties)."
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(_check_seed(seed))
         def sums(vals): v = vals.var(0, ddof=1); return (v - v[:, :1]).sum(0)
         est = sums(self.values)
         boots = np.array([sums(self.values[rng.integers(0, self.rounds, self.rounds)]) for _ in range(n_boot)])
@@ -109,7 +109,7 @@ def spa_variance_study(ann:Annotations, # the full sparse annotations; their lab
     if not isinstance(rounds, (int, np.integer)) or rounds < 2: raise ValueError(f"`rounds` must be an integer >= 2, got {rounds!r}.")
     I, C = ann.n_items, ann.n_classes
     key = item.astype(np.int64) * C + label
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(_check_seed(seed))
     out = np.empty((rounds, len(grid), len(WEIGHTINGS)))
     it = range(rounds)
     if progress:

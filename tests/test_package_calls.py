@@ -58,3 +58,67 @@ def test_modules_import_cleanly_in_a_fresh_interpreter():
     code = "import importlib; [importlib.import_module('humancert.' + m) for m in %r]" % mods
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
+
+
+def _seeded_calls():
+    "One cheap call per public function (or method) that takes a seed, as a function of the seed."
+    import humancert as hc
+    ds = hc.load("running_example")
+    ann, hard, soft = ds.annotations, ds.predictions["hard"], ds.predictions["calibrated"]
+    small = hc.Annotations.from_counts(ann.to_counts().iloc[:60])
+    x = np.full(50, 0.8)
+    return {
+        "simulate_oracle_labels": lambda s: hc.simulate_oracle_labels(20, [0.8, 0.7], seed=s),
+        "aggregate": lambda s: hc.aggregate(ann, "plurality", seed=s),
+        "confidence": lambda s: hc.confidence(0.9, np.sqrt(0.8), 50, upper_tail="betting", upper_values=x, seed=s),
+        "certify": lambda s: hc.certify(ann, hard, seed=s),
+        "check_assumptions": lambda s: hc.check_assumptions(ann, hard, hard, seed=s),
+        "known_oracle_study": lambda s: hc.known_oracle_study(n_items=20, n_annotators=3, seed=s),
+        "spa_variance_study": lambda s: hc.spa_variance_study(small, [200, 400], rounds=3, seed=s),
+        "simulate_annotators": lambda s: hc.simulate_annotators(np.zeros(10), np.zeros(10), [0, 0], 1.0, 2, seed=s),
+        "iaa_experiment1": lambda s: hc.iaa_experiment1(2, seed=s),
+        "iaa_experiment2": lambda s: hc.iaa_experiment2(2, seed=s, n_train=50, n_test=20),
+        "iaa_general": lambda s: hc.iaa_general(n_sims=2, seed=s),
+        "iaa_certification": lambda s: hc.iaa_certification(2, seed=s),
+        "classifier_score": lambda s: hc.classifier_score(hard, ann, "f1", seed=s),
+        "power_curve": lambda s: hc.power_curve(small, n_bootstrap=1, seed=s, max_k=2),
+        "survey_equivalence": lambda s: hc.survey_equivalence(soft.iloc[:60], small, n_bootstrap=1, seed=s, max_k=2),
+        "expert_equivalence": lambda s: hc.expert_equivalence(small, small, 1, n_bootstrap=1, seed=s, max_k=2),
+        "upper_tail_delta": lambda s: hc.upper_tail_delta(0.05, 50, 0.8, x, "betting", seed=s),
+        "upper_limit": lambda s: hc.upper_limit(0.8, 50, 0.05, "betting", x, seed=s),
+        "uniform_noise": lambda s: hc.uniform_noise(30, [[0.9, 0.1], [0.1, 0.9]], 5, 0.8, seed=s),
+        "state_equivalence": lambda s: hc.state_equivalence(hard, ann, (ds.predictions["ideal"]["pos"] > 0.5).astype(int).to_numpy(), seed=s, max_k=2, max_subsets=2),
+        "seq_by_reference": lambda s: hc.seq_by_reference({"agreement": hard}, ann, [1], max_k=2, max_subsets=2, seed=s),
+        "make_report": lambda s: hc.make_report(small, seed=s),
+        "bounds_by_annotators": lambda s: hc.bounds_by_annotators(small, seed=s),
+        "Combiner.predict": lambda s: hc.Plurality(2).predict(np.array([[1, 1]]), seed=s),
+        "SPAVarianceStudy.table": lambda s: hc.spa_variance_study(small, [200, 400], rounds=3, seed=0).table(n_boot=2, seed=s),
+    }
+
+
+def test_every_seed_is_checked():
+    "Every public function with a `seed` refuses a negative or non-integer seed with a message naming `seed`, before numpy does."
+    import inspect
+    import humancert as hc
+    calls = _seeded_calls()
+    seeded = {n for n in hc.__all__ if callable(getattr(hc, n)) and not inspect.isclass(getattr(hc, n))
+              and "seed" in inspect.signature(getattr(hc, n)).parameters}
+    assert seeded <= set(calls), f"no bad-seed check for {sorted(seeded - set(calls))}"
+    for name, call in calls.items():
+        for bad, exc in ((-1, ValueError), ("seven", TypeError), (1.5, TypeError)):
+            with pytest.raises(exc, match="`seed` must be an int >= 0"): call(bad)
+
+
+def _summary_in_worker(ann):
+    "Runs in another process: the Annotations arrived by pickle."
+    return ann.n_items, int(ann.n_labels.sum()), humancert.krippendorff_alpha(ann).value, ann.counts.flags.writeable
+
+
+def test_annotations_cross_process_boundaries():
+    "multiprocessing and joblib send arguments to workers by pickle; Annotations arrive equal and still read-only."
+    from concurrent.futures import ProcessPoolExecutor
+    import multiprocessing
+    ann = humancert.load("running_example").annotations
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as ex:
+        got = ex.submit(_summary_in_worker, ann).result(timeout=120)
+    assert got == (1000, 10000, humancert.krippendorff_alpha(ann).value, False)
