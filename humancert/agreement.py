@@ -6,7 +6,8 @@ Docs: https://humancert.github.io/humancert/agreement.html.md"""
 
 # %% auto #0
 __all__ = ['Agreement', 'item_agreement', 'percent_agreement', 'UndefinedAgreementError', 'fleiss_kappa', 'krippendorff_alpha',
-           'PairwiseAgreement', 'pairwise_agreement', 'cohen_kappa_pairwise', 'AgreementSummary', 'agreement_summary']
+           'PairwiseAgreement', 'pairwise_agreement', 'cohen_kappa_pairwise', 'AnnotatorAgreement',
+           'annotator_agreement', 'AgreementSummary', 'agreement_summary']
 
 # %% ../nbs/01_agreement.ipynb #aa766948
 from dataclasses import dataclass, asdict
@@ -15,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from .annotations import Annotations, check_annotations
+from .annotations import Annotations, check_annotations, hard_predictions
 
 # %% ../nbs/01_agreement.ipynb #3007e6d1
 def _g(x): return f"{x:.6g}"
@@ -205,6 +206,71 @@ def cohen_kappa_pairwise(ann:Annotations, # annotations with annotator ids (from
         pe = chance / np.maximum(n2, 1)
         vals = np.where(defined, (po - pe) / (1 - pe), np.nan)
     return _pairwise(ann, "cohen_kappa", vals, common)
+
+# %% ../nbs/01_agreement.ipynb #737e96e4
+@dataclass(frozen=True)
+class AnnotatorAgreement:
+    "Each annotator's agreement with the others and with a model, and a pairwise table for the annotators with the most labels."
+    per_annotator: pd.DataFrame  # every annotator, most labels first: labels, labels on shared items, agreement with the others and with the model
+    table: pd.DataFrame          # the top annotators x (the same, then 'model'): agreement on the items both labelled (NaN: none shared)
+    shared: pd.DataFrame         # the top annotators x the same: items both labelled (diagonal: items each labelled)
+    top: int                     # annotators in the table, chosen by number of labels
+    n_annotators: int            # annotators in all
+
+    def __repr__(self):
+        return (f"AnnotatorAgreement(n_annotators={self.n_annotators}, table of the top {self.top} by labels"
+                f"{', with a model column' if 'model' in self.table.columns else ''})")
+    def to_frame(self) -> pd.DataFrame:
+        "The per-annotator figures (every annotator)."
+        return self.per_annotator.copy()
+
+def _check_top(top):
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
+        raise ValueError(f"`top` must be a positive integer (annotators in the pairwise table), got {top!r}.")
+    return int(top)
+
+def annotator_agreement(ann:Annotations, # annotations with annotator ids
+                        model=None, # the model's label per item, for a model column; None for none
+                        top:int=20, # annotators (most labels first) in the pairwise table
+                       ) -> AnnotatorAgreement:
+    "Per annotator: how often the others on the same items agree with them, and the model; a pairwise table of the top annotators."
+    _check_ann(ann, True, "annotator_agreement")
+    top = _check_top(top)
+    item, annot, label = ann.codes()
+    K = ann.n_annotators
+    counts = np.asarray(ann.counts)
+    n = counts.sum(1)
+    shared = n[item] >= 2                                          # a label with company on its item
+    agree_others = np.where(shared, (counts[item, label] - 1) / np.maximum(n[item] - 1, 1), 0.0)
+    n_lab = np.bincount(annot, minlength=K)
+    n_shared = np.bincount(annot, shared, minlength=K)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per = pd.DataFrame({"labels": n_lab, "labels on shared items": n_shared.astype(np.int64),
+                            "agreement with the others": np.where(n_shared > 0, np.bincount(annot, agree_others, minlength=K) / n_shared, np.nan)},
+                           index=ann.annotators)
+    codes = None if model is None else hard_predictions(ann, model, "model")
+    if codes is not None:
+        per["agreement with the model"] = np.bincount(annot, codes[item] == label, minlength=K) / np.maximum(n_lab, 1)
+    per = per.iloc[np.argsort(-n_lab, kind="stable")]
+    m = min(top, K)
+    pick = np.argsort(-n_lab, kind="stable")[:m]                   # the top annotators, as columns 0..m-1
+    slot = np.full(K, -1); slot[pick] = np.arange(m)
+    sel = slot[annot] >= 0
+    it, col, lab = item[sel], slot[annot[sel]], label[sel]
+    M = sparse.csr_matrix((np.ones(len(it)), (it, col)), shape=(ann.n_items, m))
+    common = (M.T @ M).toarray()
+    agree = np.zeros((m, m))
+    for c in range(ann.n_classes):
+        s = lab == c
+        Yc = sparse.csr_matrix((np.ones(int(s.sum())), (it[s], col[s])), shape=(ann.n_items, m))
+        agree += (Yc.T @ Yc).toarray()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vals = np.where(common > 0, agree / np.maximum(common, 1), np.nan)
+    np.fill_diagonal(vals, np.nan)
+    names = ann.annotators.take(pick)
+    table = pd.DataFrame(vals, index=names, columns=names)
+    if codes is not None: table["model"] = per["agreement with the model"].to_numpy()[:m]
+    return AnnotatorAgreement(per, table, pd.DataFrame(common.astype(np.int64), index=names, columns=names), m, K)
 
 # %% ../nbs/01_agreement.ipynb #6b397731
 @dataclass(frozen=True)

@@ -21,6 +21,10 @@ def _tidy_label(v):
     if isinstance(v, float) and v.is_integer(): v = int(v)
     return v
 
+def _show(v):
+    "A label or id as a message shows it: repr of the plain Python value (3, not np.int64(3))."
+    return repr(v.item() if isinstance(v, np.generic) else v)
+
 def _bools_and_numbers(values):
     "Whether `values` (1-d) hold booleans and whether they hold other numbers: Python says True == 1, so they would merge."
     kind = pd.api.types.infer_dtype(values, skipna=True)
@@ -147,7 +151,7 @@ def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items
     if df.shape[0] == 0 or df.shape[1] == 0:
         raise ValueError(f"`x` is empty (shape {df.shape}); pass at least one item and two annotators.")
     if df.shape[1] < 2:
-        raise ValueError(f"`x` has one annotator column ({df.columns[0]!r}); agreement needs at least two annotators.")
+        raise ValueError(f"`x` has one annotator column ({_show(df.columns[0])}); agreement needs at least two annotators.")
     if not df.columns.is_unique:
         raise ValueError(f"`x` has repeated annotator columns {df.columns[df.columns.duplicated()].tolist()[:5]!r}; rename them.")
     if not df.index.is_unique:
@@ -233,7 +237,7 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
                              "drop those rows or pass annotator=None for anonymous labels.")
         acode, annots = pd.factorize(ann_col[keep] if not keep.all() else ann_col, sort=False)
         if len(annots) < 2:
-            raise ValueError(f"`annotator`: column {annotator!r} names one annotator ({annots[0]!r}); "
+            raise ValueError(f"`annotator`: column {annotator!r} names one annotator ({_show(annots[0])}); "
                              "agreement needs at least two.")
         acode = _small_int(acode, len(annots))
     if not keep.all(): icode = icode[keep]
@@ -243,7 +247,7 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
         if bad is not None:
             rows = df.index[np.flatnonzero(keep)[bad]]
             raise ValueError(f"`df` has {n_bad} (item, annotator) pair(s) with different labels, e.g. item "
-                             f"{items[icode[bad]]!r}, annotator {annots[acode[bad]]!r} (row {rows!r}); "
+                             f"{_show(items[icode[bad]])}, annotator {annots[acode[bad]]!r} (row {rows!r}); "
                              "pass duplicates='first' or 'last' to keep one, or clean the data.")
         if res is not None: icode, acode, lcode = icode[res], acode[res], lcode[res]
     else:
@@ -278,7 +282,7 @@ def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns =
     if (arr < 0).any(): raise ValueError(f"`counts` has {int((arr < 0).sum())} negative value(s); counts must be >= 0.")
     if (arr != np.round(arr)).any():
         raise ValueError(f"`counts` has {int((arr != np.round(arr)).sum())} non-integer value(s) such as "
-                         f"{arr[arr != np.round(arr)][0]!r}; counts of labels must be whole numbers.")
+                         f"{_show(arr[arr != np.round(arr)][0])}; counts of labels must be whole numbers.")
     if not items.is_unique:
         raise ValueError(f"`counts` has repeated item ids {items[items.duplicated()].tolist()[:5]!r}; make the index unique.")
     if labels is None: classes = tuple(cols)
@@ -454,7 +458,7 @@ def hard_predictions(ann:Annotations, # the annotations the predictions refer to
     if vals.ndim != 1: raise ValueError(f"`{name}` must be 1-d (one label per item), got shape {vals.shape}; for probabilities use soft_predictions.")
     miss = pd.isna(vals)
     if miss.any():
-        raise ValueError(f"`{name}` has {int(miss.sum())} missing prediction(s), first at item {ann.items[np.flatnonzero(miss)[0]]!r}; "
+        raise ValueError(f"`{name}` has {int(miss.sum())} missing prediction(s), first at item {_show(ann.items[np.flatnonzero(miss)[0]])}; "
                          "predict every item or drop those items from the annotations.")
     classes = pd.Index(list(ann.classes), dtype=object)
     vb, vn = _bools_and_numbers(vals)
@@ -497,10 +501,10 @@ def soft_predictions(ann:Annotations, # the annotations the predictions refer to
         raise ValueError(f"`{name}` must have shape ({ann.n_items}, {ann.n_classes}), got {vals.shape}.")
     if np.isnan(vals).any():
         i = np.flatnonzero(np.isnan(vals).any(1))
-        raise ValueError(f"`{name}` has missing probabilities on {len(i)} item(s), first {ann.items[i[0]]!r}; predict every item.")
+        raise ValueError(f"`{name}` has missing probabilities on {len(i)} item(s), first {_show(ann.items[i[0]])}; predict every item.")
     if (vals < 0).any() or (vals > 1).any(): raise ValueError(f"`{name}` has values outside [0, 1]; pass probabilities.")
     bad = np.abs(vals.sum(1) - 1) > atol
     if bad.any():
-        raise ValueError(f"`{name}`: {int(bad.sum())} row(s) do not sum to 1 (first: item {ann.items[np.flatnonzero(bad)[0]]!r}, "
+        raise ValueError(f"`{name}`: {int(bad.sum())} row(s) do not sum to 1 (first: item {_show(ann.items[np.flatnonzero(bad)[0]])}, "
                          f"sum {vals.sum(1)[bad][0]:.6g}); normalise the probabilities.")
     return vals

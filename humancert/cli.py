@@ -21,12 +21,13 @@ import pandas as pd
 from fastcore.script import call_parse, anno_parser
 
 import humancert
-from .annotations import Annotations
+from .annotations import Annotations, _show
+from .imports import read_label_studio, CROWDKIT_COLUMNS
 from .datasets import DATASETS
 from .reporting import make_report, dataset_case, _check_out
 
 # %% ../nbs/90_cli.ipynb #dec4c859
-FORMATS = ("wide", "long", "counts")
+FORMATS = ("wide", "long", "counts", "label-studio")
 
 def _read_table(path, flag="INPUT"):
     "DataFrame from a CSV/TSV (optionally compressed) or Parquet file, with errors that name the option (`flag`)."
@@ -79,7 +80,7 @@ def _prediction_file(spec, flag, item):
         raise ValueError(f"{flag}: {spec!r} needs an item-id column and at least one prediction column, with one row per item.")
     idx = item if item is not None and item in df.columns else df.columns[0]
     if df[idx].duplicated().any():
-        raise ValueError(f"{flag}: {spec!r} has item {df[idx][df[idx].duplicated()].iloc[0]!r} more than once; give one row per item.")
+        raise ValueError(f"{flag}: {spec!r} has item {_show(df[idx][df[idx].duplicated()].iloc[0])} more than once; give one row per item.")
     return df.set_index(idx)
 
 def _class_columns(frame, classes, flag):
@@ -121,21 +122,27 @@ def read_labels(path:str, # CSV or Parquet file of labels
                 label:str="label", # long format: column of labels
                 missing:str|None=None, # wide format: a value that marks a missing label besides empty cells, e.g. -1
                 labels:str|None=None, # the classes in order, comma-separated (default: the labels found, sorted)
-                model:str|None=None, # the model's labels: a column of the file, or another file (item id, label)
+                from_name:str|None=None, # label-studio format: the Choices question to read (default: the only one)
+                model:str|None=None, # the model's labels: a column of the file, or another file (item id, label); label-studio: a model version
                 soft_model:str|None=None, # the model's probabilities: column(s) of the file (comma-separated) or another file (item id, one column per class)
                ) -> LabelsFile:
     "Annotations and the model's predictions from a labels file in one of the three layouts."
     if format not in FORMATS: raise ValueError(f"--format: unknown format {format!r}; choose one of {', '.join(FORMATS)}.")
     classes = None if labels is None else [_cell_value(v) for v in str(labels).split(",")]
+    if format == "label-studio": return _label_studio_file(path, from_name, classes, model, soft_model)
+    if from_name is not None: raise ValueError("--from-name applies to --format label-studio.")
     df = _read_table(path)
     if len(df) == 0: raise ValueError(f"INPUT: {str(path)!r} has a header but no rows; it needs one row per item or label.")
+    crowdkit = format == "long" and item is None and annotator == "annotator" and "item" not in df.columns \
+               and set(CROWDKIT_COLUMNS) <= set(map(str, df.columns))
+    if crowdkit: item, annotator = "task", "worker"                 # crowd-kit's layout, by its column names
     if format == "long": item = item or "item"
     else:
         idx = item if item is not None else _blank_index(df)
         if idx is not None:
             if idx not in df.columns: raise ValueError(f"--item: column {idx!r} is not in INPUT; its columns are {list(df.columns)[:20]!r}.")
             df = df.set_index(idx)
-    found, notes = {}, []
+    found, notes = {}, (["INPUT read with crowd-kit's column names (task, worker, label)"] if crowdkit else [])
     for flag, spec in (("--model", model), ("--soft-model", soft_model)):
         if spec is None: continue
         cols = _columns(spec, df)
@@ -179,7 +186,7 @@ def read_labels(path:str, # CSV or Parquet file of labels
         frame = frame.reindex(pd.Index(ann.items))
         miss = frame.isna().any(axis=1)
         if miss.any():
-            raise ValueError(f"{flag}: no prediction for {int(miss.sum())} of {ann.n_items} item(s), first {ann.items[int(np.flatnonzero(miss)[0])]!r}; "
+            raise ValueError(f"{flag}: no prediction for {int(miss.sum())} of {ann.n_items} item(s), first {_show(ann.items[int(np.flatnonzero(miss)[0])])}; "
                              "predict every item of INPUT (are the item ids the same in both?).")
         if flag == "--model":
             if frame.shape[1] != 1: raise ValueError(f"--model: the file needs exactly one label column besides the item ids, got {list(frame.columns)!r}.")
@@ -198,6 +205,25 @@ def read_annotations(path:str, # CSV or Parquet file of labels
     "Annotations alone from a labels file in one of the three layouts."
     return read_labels(path, format, item, annotator, label, missing, labels).annotations
 
+def _label_studio_file(path, from_name, classes, model, soft_model):
+    "LabelsFile from a Label Studio JSON export; --model names a model version, and the report keeps the tasks it predicted."
+    if not Path(path).is_file(): raise ValueError(f"INPUT: no such file {str(path)!r}; give the path of a Label Studio JSON export.")
+    if soft_model is not None:
+        raise ValueError("--soft-model: Label Studio stores predictions as labels with one score, not class probabilities; "
+                         "pass the model version with --model.")
+    ls = read_label_studio(path, from_name, labels=classes)
+    notes = [f"INPUT: Label Studio export, question {ls.from_name!r}; left out: "
+             + (", ".join(f"{v} {k}" for k, v in ls.skipped.items() if v) or "nothing")]
+    if model is None: return LabelsFile(ls.annotations, None, None, tuple(notes))
+    if model not in ls.predictions.columns:
+        raise ValueError(f"--model: no model version {model!r} in INPUT; its versions are {list(ls.predictions.columns)!r}.")
+    if ls.predictions[model].isna().any():
+        n = int(ls.predictions[model].notna().sum())
+        notes.append(f"model {model!r} predicted {n} of {len(ls.predictions)} tasks; the report covers those")
+        ls = ls.restrict(model)
+    notes.append(f"model: Label Studio model version {model!r}")
+    return LabelsFile(ls.annotations, ls.model(model), None, tuple(notes))
+
 def _cell_value(v):
     "A class label typed on the command line as the CSV reader would read it: int, else float, else the string."
     v = v.strip()
@@ -212,13 +238,14 @@ MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need 
 @call_parse(pos=["input"])
 def report(input:str=None, # CSV or Parquet file of labels (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
-           format:str="wide", # layout of INPUT: wide (items x annotators), long (one row per label) or counts (items x classes)
+           format:str="wide", # layout of INPUT: wide (items x annotators), long (one row per label; crowd-kit's task/worker/label names are recognised), counts (items x classes) or label-studio (a JSON export)
            item:str=None, # column of item ids; wide/counts default: a first column that is unnamed or named 'item', else row numbers; long default 'item'
            annotator:str="annotator", # long format: column of annotator ids
            label:str="label", # long format: column of labels
            missing:str=None, # wide format: a value marking a missing label besides empty cells, e.g. -1
            labels:str=None, # the classes in order, comma-separated (default: the labels found, sorted)
-           model:str=None, # the model's labels: a column of INPUT or a file (item id, label); with --dataset a bundled classifier's name
+           from_name:str=None, # label-studio format: the Choices question to read (default: the only one in INPUT)
+           model:str=None, # the model's labels: a column of INPUT or a file (item id, label); label-studio: a model version; with --dataset a bundled classifier's name
            soft_model:str=None, # the model's probabilities: column(s) of INPUT, comma-separated, or a file (item id, one column per class, named after it); one column for two classes is P(the second class) unless named after a class
            delta:float=None, # certify at level 1 - delta (default 0.05); needs a model
            n_bootstrap:int=None, # bootstrap resamples of items for the survey-equivalence interval (default 200); needs a model
@@ -238,7 +265,7 @@ def report(input:str=None, # CSV or Parquet file of labels (or use --dataset)
         ann, hard, soft, notes = dataset_case(dataset, model, soft_model)
         title = f"dataset {dataset}"
     else:
-        lf = read_labels(input, format, item, annotator, label, missing, labels, model, soft_model)
+        lf = read_labels(input, format, item, annotator, label, missing, labels, from_name, model, soft_model)
         ann, hard, soft, notes, title = lf.annotations, lf.model, lf.soft_model, list(lf.notes), f"file {input}"
     opts = dict(zip(MODEL_OPTIONS, (delta, n_bootstrap, max_k, clip)))
     given = [f"--{k.replace('_', '-')}" for k, v in opts.items() if v is not None]

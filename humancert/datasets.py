@@ -1,4 +1,4 @@
-"""The four real multi-rater datasets of the survey-equivalence paper, as `Annotations` plus the classifier outputs that come with each.
+"""Seven real multi-rater datasets, as `Annotations` plus the classifier outputs that come with each: the survey-equivalence paper's four, ImageNet ReaL's raters with an expert-labelled subset, and Davidson et al.'s hate-speech counts with a model's out-of-fold predictions.
 
 Docs: https://humancert.github.io/humancert/datasets.html.md"""
 
@@ -13,12 +13,13 @@ from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .annotations import Annotations
 
 # %% ../nbs/02_datasets.ipynb #e4d7bcef
-DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma")
+DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma", "imagenet_real", "imagenet_real_golden", "davidson")
 
 @dataclass(frozen=True)
 class Dataset:
@@ -90,7 +91,43 @@ def _guessthekarma():
                    "image A is the one reddit ranked higher, so the classifier 'higher net score' predicts A.",
                    {"guesses": guesses, "scores": scores})
 
-_LOADERS = dict(zip(DATASETS, (_running_example, _personal_attacks, _credbank, _guessthekarma)))
+def _imagenet_real():
+    d = _read("imagenet_real.csv.gz")
+    item = d["image"].astype(str) + "/" + d["proposed"].astype(str)
+    long = pd.DataFrame({"item": np.repeat(item.to_numpy(), 5),
+                         "rater": d[[f"rater_{j}" for j in range(1, 6)]].to_numpy().ravel(),
+                         "answer": d[[f"answer_{j}" for j in range(1, 6)]].to_numpy().ravel()})
+    return Dataset("imagenet_real", Annotations.from_long(long, item="item", annotator="rater", label="answer"), {},
+                   "ImageNet ReaL rater study (Beyer et al. 2020, google-research/reassessed-imagenet): 184,962 questions "
+                   "'does ImageNet class <proposed> fit validation image <image>?', each answered no, maybe or yes by 5 of 85 "
+                   "raters (sparse). Items are 'image/proposed class'. No classifier.")
+
+def _imagenet_real_golden():
+    d = _read("imagenet_real_golden.csv.gz")
+    d.index = pd.Index(d["image"].astype(str) + "/" + d["proposed"].astype(str), name="item")
+    experts = Annotations.from_wide(d.filter(like="expert_"), labels=["maybe", "no", "yes"])
+    votes = experts.to_counts()
+    panel = votes.idxmax(axis=1).where(votes.max(axis=1) * 2 > votes.sum(axis=1)).rename("experts")   # five experts: always a strict majority
+    return Dataset("imagenet_real_golden", Annotations.from_wide(d.filter(regex=r"^r\d+$"), labels=["maybe", "no", "yes"]),
+                   {"experts": panel},
+                   "The 1,135 golden questions of the ImageNet ReaL study, answered no/maybe/yes by each of 78 raters, and by "
+                   "5 expert raters (the paper's authors), whose majority answer is the classifier 'experts'. A real "
+                   "known-oracle set: the expert majority serves as the oracle against which raters can be measured.",
+                   {"experts": experts})
+
+def _davidson():
+    d = _read("davidson.csv.gz", index_col="tweet")
+    classes = ["hate speech", "offensive language", "neither"]
+    counts = d[["hate_speech", "offensive_language", "neither"]].set_axis(classes, axis=1)
+    p = d[["p_hate_speech", "p_offensive_language", "p_neither"]].set_axis(classes, axis=1)
+    return Dataset("davidson", Annotations.from_counts(counts, labels=classes), {"tfidf_logreg": p.div(p.sum(axis=1), axis=0)},
+                   "Davidson et al. (2017) tweets labelled by 3-9 CrowdFlower workers as hate speech, offensive language or "
+                   "neither; counts only, no rater ids, no tweet text. Classifier: TF-IDF + logistic regression trained on the "
+                   "majority class, 5-fold out-of-fold probabilities (benchmarks/davidson_model.py), written with 6 significant "
+                   "digits and renormalised.")
+
+_LOADERS = dict(zip(DATASETS, (_running_example, _personal_attacks, _credbank, _guessthekarma, _imagenet_real, _imagenet_real_golden,
+                               _davidson)))
 
 def load(name:str, # one of DATASETS
         ) -> Dataset:

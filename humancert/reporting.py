@@ -20,7 +20,7 @@ from fastcore.basics import patch
 
 import humancert
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations, _check_seed
-from .agreement import agreement_summary
+from .agreement import agreement_summary, annotator_agreement, AnnotatorAgreement, _check_top
 from .spa import spa
 from .upper import upper_bound, upper_terms
 from .certify import certify, Certificate
@@ -76,7 +76,8 @@ def bounds_by_annotators(ann:Annotations, # the human labels
 
 # %% ../nbs/80_report.ipynb #9976d280
 _DEFAULT_MODELS = {"running_example": ("hard", "calibrated"), "personal_attacks": (None, "predictor"),
-                   "credbank": (None, "cscw_bucket"), "guessthekarma": ("higher_score", None)}
+                   "credbank": (None, "cscw_bucket"), "guessthekarma": ("higher_score", None), "imagenet_real": (None, None),
+                   "imagenet_real_golden": ("experts", None), "davidson": (None, "tfidf_logreg")}
 
 def dataset_case(name:str, # a bundled dataset (DATASETS)
                  model:str|None=None, # name of a hard classifier in its predictions; default the dataset's own
@@ -122,6 +123,7 @@ class Report:
     equivalence: SurveyEquivalence | None   # None without a model
     notes: tuple = ()                  # what was decided on the user's behalf
     assumptions: tuple = ()            # what the numbers assume and the user must judge
+    annotators: AnnotatorAgreement | None = None   # per-annotator agreement (top annotators by labels); None for counts data
 
     def __repr__(self):
         parts = [f"Report({self.title!r}: {int(self.shape['items'])} items"]
@@ -144,10 +146,11 @@ class Report:
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
 
 # %% ../nbs/80_report.ipynb #49b0c4a2
-def _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed):
+def _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotators):
     check_annotations(ann)
     _check_delta(delta)
     _check_seed(seed, int_only=True)
+    _check_top(top_annotators)
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
         raise ValueError(f"`n_bootstrap` must be an integer >= 0, got {n_bootstrap!r}.")
     if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or max_k < 1):
@@ -161,6 +164,13 @@ _NO_PRECEDENT = ("ABC gives probability 0 to a label that occurs in the data or 
 def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, notes):
     "Survey equivalence; an ABC curve is ended before the first k where it gives an observed label probability 0 (None if that is k < 2)."
     combiner, scorer = ("abc", "cross_entropy") if soft else ("plurality", "agreement")
+    if soft:
+        zero = ((np.asarray(pred) == 0) & (np.asarray(ann.counts) > 0)).any(1)
+        if zero.any():
+            notes.append(f"survey equivalence not computed: the soft model gives probability 0 to a label that occurs on "
+                         f"{int(zero.sum())} item(s), so its cross-entropy is -inf; keep its probabilities away from 0 "
+                         "(e.g. clip them to [0.001, 0.999] and renormalise) or pass the model's labels instead")
+            return None
     cut = False
     while True:
         try: res = survey_equivalence(pred, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clip=clip)
@@ -186,9 +196,10 @@ def make_report(ann:Annotations, # the human labels
                 clip:float|None=None, # ABC probability floor; default none (the paper's ABC)
                 progress:bool=False, # progress bar over the bootstrap
                 notes=(), # notes from the caller (e.g. how the data were read)
+                top_annotators:int=10, # annotators (most labels first) in the per-annotator table
                ) -> Report:
     "Agreement, bounds, certificate and survey equivalence of a model against human labels, with the assumptions."
-    _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed)
+    _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotators)
     notes = list(notes)
     probs = None if soft_model is None else soft_predictions(ann, soft_model, "soft_model")
     hard = model
@@ -218,8 +229,9 @@ def make_report(ann:Annotations, # the human labels
               "tails": list(cert.tails) if cert is not None else None,
               "survey": None if seq is None else f"{seq.curve.combiner} + {seq.curve.scorer}"}
     upper = {k: upper_bound(ann, k).value for k in ("theoretical", "empirical")}
+    annot = annotator_agreement(ann, label, top_annotators) if ann.has_annotators else None
     return Report(title, params, s.shape, agree, bounds, upper, cert, paper, margins, seq, tuple(notes),
-                  _assumptions(s.shape, cert is not None, probs is not None))
+                  _assumptions(s.shape, cert is not None, probs is not None), annot)
 
 def _assumptions(shape, with_model, soft):
     out = ["items: a random sample of the items you care about, labelled independently of one another (Theorems 5-7)"]
@@ -262,10 +274,21 @@ def _agreement_comment(row):
     parts = [f"{k} {_f(row[c])}" for k, c in (("observed", "observed"), ("chance", "expected")) if not pd.isna(row[c])]
     return ", ".join(parts + [f"over {row.over}"])
 
+def _annotator_rows(a):
+    "One row per annotator of the table: agreement with the others, then labels and agreement with the model."
+    per = a.per_annotator.iloc[:a.top]
+    model = "agreement with the model" in per
+    return [(str(k), _f(row["agreement with the others"]), f"agreement with the others on {int(row['labels on shared items'])} of "
+             f"{int(row['labels'])} labels" + (f"; with the model {_f(row['agreement with the model'])}" if model else ""))
+            for k, row in per.iterrows()]
+
 def _sections(r):
     "(heading, [(label, value, comment)]) blocks shared by the text and markdown forms."
     out = [("Data", [(k, _f(v), "") for k, v in r.shape.items()])]
     out.append(("Agreement", [(m, _f(row.value), _agreement_comment(row)) for m, row in r.agreement.iterrows()]))
+    if r.annotators is not None:
+        a = r.annotators
+        out.append((f"Annotators (the {a.top} of {a.n_annotators} with the most labels)", _annotator_rows(a)))
     if r.certificate is None:
         u = [("U_N^(t)", _f(r.upper["theoretical"]), "upper bound on the average annotator's oracle accuracy (Theorem 1, proved form)"),
              ("U_N^(e)", _f(r.upper["empirical"]), "the paper's empirical form (Definition 1)")]
@@ -311,12 +334,21 @@ def _to_text(r):
 
 def _md_cell(x): return str(x).replace("|", "\\|")
 
+def _pair_table_md(a):
+    "The top annotators' pairwise agreement, and the model column, as a markdown table."
+    t = a.table
+    md = ["", "Agreement on the items both labelled (blank: none shared):", "",
+          "| | " + " | ".join(map(_md_cell, t.columns)) + " |", "| --- |" + " ---: |" * len(t.columns)]
+    md += [f"| {_md_cell(i)} | " + " | ".join("" if pd.isna(v) else f"{v:.3f}" for v in row) + " |" for i, row in t.iterrows()]
+    return md
+
 def _to_markdown(r, images):
     md = [f"# humancert report: {r.title}", "", f"humancert {humancert.__version__}; parameters: "
           + ", ".join(f"`{k}={v}`" for k, v in r.parameters.items()) + "."]
     for head, rows in _sections(r):
         md += ["", f"## {head}", "", "| | value | |", "| --- | ---: | --- |"]
         md += [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
+        if head.startswith("Annotators"): md += _pair_table_md(r.annotators)
         for key, caption in images.get(head.split(" (")[0], []):
             md += ["", f"![{caption}]({key})"]
     for head, items in _lists(r):
@@ -351,7 +383,11 @@ def _to_dict(r):
          "certificate": None if r.certificate is None else _cert_dict(r.certificate),
          "paper_certificate": None if r.paper_certificate is None else _cert_dict(r.paper_certificate),
          "confidence_by_margin": None if r.margins is None else _records(r.margins),
-         "survey_equivalence": None, "notes": list(r.notes), "assumptions": list(r.assumptions)}
+         "survey_equivalence": None, "notes": list(r.notes), "assumptions": list(r.assumptions),
+         "annotators": None if r.annotators is None else
+                       {"n_annotators": r.annotators.n_annotators, "top": r.annotators.top,
+                        "per_annotator": _records(r.annotators.per_annotator.iloc[:r.annotators.top].rename_axis("annotator").reset_index()),
+                        "pairwise": {str(i): {str(j): _num(v) for j, v in row.items()} for i, row in r.annotators.table.iterrows()}}}
     e = r.equivalence
     if e is not None:
         lo, hi = e.interval

@@ -40,7 +40,8 @@ def _line(out, label):
 
 @pytest.mark.parametrize("name", DATASETS)
 def test_report_on_bundled_data(name):
-    res = humancert("report", "--dataset", name, "--n-bootstrap", "10")
+    has_model = any(m is not None for m in dataset_case.__globals__["_DEFAULT_MODELS"][name])
+    res = humancert("report", "--dataset", name, *(["--n-bootstrap", "10"] if has_model else []))
     assert res.returncode == 0, res.stderr
     assert res.stderr == ""
     ann, hard, soft, _ = dataset_case(name)
@@ -48,6 +49,9 @@ def test_report_on_bundled_data(name):
     for measure, row in frame.iterrows():   # every number printed is the library's, to the printed precision
         assert f"{row.value:.4f}" in _line(res.stdout, measure + " "), measure
     assert f"{spa(ann, 'annotations').value:.4f}" in _line(res.stdout, "SPA")
+    if hard is None and soft is None:                                # no classifier comes with it: agreement only
+        assert "no model given" in res.stdout and "Certificate" not in res.stdout
+        return
     label = hard if hard is not None else soft.idxmax(axis=1)
     c = certify(ann, label)
     assert f"{c.lower:.4f}" in _line(res.stdout, "L_N")
@@ -307,3 +311,47 @@ def test_single_class_data_marks_kappa_undefined(tmp_path):
     res = humancert("report", str(tmp_path / "one.csv"), "--model", "m", "--n-bootstrap", "0")
     assert res.returncode == 0, res.stderr
     assert "n/a" in _line(res.stdout, "fleiss_kappa") and "undefined" in _line(res.stdout, "fleiss_kappa")
+
+
+def _label_studio_export(path):
+    "A small Label Studio JSON export: 6 tasks, 3 annotators (one skips a task), model versions v1 (all tasks) and v2 (four)."
+    labels = [["pos", "pos", "neg"], ["neg", "neg", "neg"], ["pos", "neg", None], ["pos", "pos", "pos"], ["neg", "pos", "neg"],
+              ["pos", "pos", "pos"]]
+    v1, v2 = ["pos", "neg", "pos", "pos", "neg", "pos"], ["pos", "neg", None, "pos", None, "neg"]
+    res = lambda c: [{"from_name": "sentiment", "to_name": "text", "type": "choices", "value": {"choices": [c]}}]
+    tasks = []
+    for t, row in enumerate(labels):
+        anns = [{"id": 100 * t + a, "completed_by": a + 1, "was_cancelled": c is None, "result": [] if c is None else res(c)}
+                for a, c in enumerate(row)]
+        preds = [{"model_version": v, "score": 0.9, "result": res(p[t])} for v, p in (("v1", v1), ("v2", v2)) if p[t] is not None]
+        tasks.append({"id": t + 1, "data": {"text": f"t{t}"}, "annotations": anns, "predictions": preds})
+    path.write_text(json.dumps(tasks))
+    return labels, v1, v2
+
+
+def test_label_studio_export(tmp_path):
+    "--format label-studio: the annotators' labels, --model picks a model version, and one that skipped tasks is restricted."
+    from humancert.imports import read_label_studio
+    _label_studio_export(tmp_path / "export.json")
+    ls = read_label_studio(tmp_path / "export.json")
+    res = humancert("report", str(tmp_path / "export.json"), "--format", "label-studio", "--model", "v1", "--n-bootstrap", "0")
+    assert res.returncode == 0, res.stderr
+    c = certify(ls.annotations, ls.model("v1"))
+    assert f"{c.lower:.4f}" in _line(res.stdout, "L_N") and "cancelled annotations" in res.stdout
+    res2 = humancert("report", str(tmp_path / "export.json"), "--format", "label-studio", "--model", "v2", "--n-bootstrap", "0")
+    assert res2.returncode == 0 and "model 'v2' predicted 4 of 6 tasks; the report covers those" in res2.stdout, res2.stderr
+    assert _line(res2.stdout, "items").split()[-1] == "4"
+    for args, msg in ((["--model", "v3"], "--model: no model version 'v3' in INPUT; its versions are ['v1', 'v2']"),
+                      (["--soft-model", "v1"], "--soft-model: Label Studio stores predictions as labels"),
+                      (["--from-name", "topic"], "--from-name: no Choices question 'topic'")):
+        bad = humancert("report", str(tmp_path / "export.json"), "--format", "label-studio", *args)
+        assert bad.returncode == 2 and msg in bad.stderr.splitlines()[0], bad.stderr
+
+
+def test_crowdkit_columns_in_long_format(tmp_path):
+    a = load("running_example").annotations
+    a.to_long().rename(columns={"item": "task", "annotator": "worker"}).to_csv(tmp_path / "ck.csv", index=False)
+    res = humancert("report", str(tmp_path / "ck.csv"), "--format", "long")
+    assert res.returncode == 0, res.stderr
+    assert "crowd-kit's column names" in res.stdout
+    assert f"{agreement_summary(a).to_frame().loc['krippendorff_alpha', 'value']:.4f}" in _line(res.stdout, "krippendorff_alpha")

@@ -18,10 +18,11 @@ def test_wheel_ships_data_and_loads(tmp_path):
     assert res.returncode == 0, res.stderr[-3000:]
     wheel = next(tmp_path.glob("humancert-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    for f in ("running_example", "personal_attacks", "credbank", "guessthekarma"):
+    for f in ("running_example", "personal_attacks", "credbank", "guessthekarma", "imagenet_real", "imagenet_real_golden", "davidson"):
         assert f"humancert/_data/{f}.csv.gz" in names
-    assert "humancert/_data/README.md" in names and "humancert/_data/LICENSE-surveyequivalence" in names
-    assert not any(n.endswith("make_data.py") for n in names)
+    assert "humancert/_data/README.md" in names
+    for lic in ("surveyequivalence", "reassessed-imagenet", "davidson"): assert f"humancert/_data/LICENSE-{lic}" in names
+    assert not any(n.endswith(("make_data.py", "make_imagenet.py")) for n in names)
     # unpack the wheel (what pip would install) and load every dataset from it, away from the checkout
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -30,4 +31,4 @@ def test_wheel_ships_data_and_loads(tmp_path):
     res = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); {code}"],
                          capture_output=True, text=True, cwd=tmp_path)
     assert res.returncode == 0, res.stderr[-3000:]
-    assert res.stdout.strip() == "[1000, 23178, 1377, 400]"
+    assert res.stdout.strip() == "[1000, 23178, 1377, 400, 184962, 1135, 24783]"
