@@ -10,22 +10,22 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'AgreementSummary', 'item_agreement', 'percent_agreement', 'fleiss_kappa', 'krippendorff_alpha',
            'pairwise_agreement', 'cohen_kappa_pairwise', 'agreement_summary', 'UndefinedAgreementError',
            'AnnotatorAgreement', 'annotator_agreement', 'DATASETS', 'Dataset', 'load', 'LabelStudioExport',
-           'read_label_studio', 'Simulation', 'simulate_oracle_labels', 'noisy_labels', 'Bound', 'upper_terms',
-           'upper_bound', 'aggregate', 'lower_bound', 'hoeffding_slack', 'hoeffding_delta', 'upper_bound_at',
-           'lower_bound_at', 'Confidence', 'confidence', 'Certificate', 'certify', 'AssumptionReport',
-           'check_assumptions', 'table4_inequalities', 'OracleAccuracy', 'oracle_accuracy', 'KnownOracleStudy',
-           'known_oracle_study', 'WEIGHTINGS', 'SPA', 'spa', 'spa_weights', 'item_agreement_variance',
-           'SPAVarianceStudy', 'spa_variance_study', 'simulate_annotators', 'iaa_experiment1', 'iaa_experiment2',
-           'experiment1_summary', 'experiment2_table', 'iaa_general', 'iaa_certification', 'SCORERS', 'ClassifierScore',
-           'classifier_score', 'item_scores', 'agreement_score', 'f1_score', 'cross_entropy_score', 'auc_score',
-           'dmi_score', 'pearson_score', 'spearman_score', 'COMBINERS', 'Combiner', 'Plurality', 'Majority',
-           'Frequency', 'AnonymousBayesian', 'make_combiner', 'PowerCurve', 'power_curve', 'SurveyEquivalence',
-           'survey_equivalence', 'equivalence', 'cross_panel_curve', 'expert_equivalence', 'calibrate_isotonic',
-           'calibrate_by_group', 'LOWER_TAILS', 'UPPER_TAILS', 'lower_tail_delta', 'upper_tail_delta', 'lower_limit',
-           'upper_limit', 'StudyPlan', 'plan_study', 'posterior_predictive', 'state_mixture_curve',
-           'plurality_distribution', 'ZeroProbabilityError', 'panel_matrix', 'panel_scale', 'NoiseSimulation',
-           'uniform_noise', 'hscore_star', 'state_equivalence', 'seq_by_reference', 'Report', 'make_report',
-           'bounds_by_annotators', 'dataset_case']
+           'read_label_studio', 'Profiles', 'profiles', 'profiles_from_table', 'annotator_agreement_from_table',
+           'Simulation', 'simulate_oracle_labels', 'noisy_labels', 'Bound', 'upper_terms', 'upper_bound', 'aggregate',
+           'lower_bound', 'hoeffding_slack', 'hoeffding_delta', 'upper_bound_at', 'lower_bound_at', 'Confidence',
+           'confidence', 'Certificate', 'certify', 'AssumptionReport', 'check_assumptions', 'table4_inequalities',
+           'OracleAccuracy', 'oracle_accuracy', 'KnownOracleStudy', 'known_oracle_study', 'WEIGHTINGS', 'SPA', 'spa',
+           'spa_weights', 'item_agreement_variance', 'SPAVarianceStudy', 'spa_variance_study', 'simulate_annotators',
+           'iaa_experiment1', 'iaa_experiment2', 'experiment1_summary', 'experiment2_table', 'iaa_general',
+           'iaa_certification', 'SCORERS', 'ClassifierScore', 'classifier_score', 'item_scores', 'agreement_score',
+           'f1_score', 'cross_entropy_score', 'auc_score', 'dmi_score', 'pearson_score', 'spearman_score', 'COMBINERS',
+           'Combiner', 'Plurality', 'Majority', 'Frequency', 'AnonymousBayesian', 'make_combiner', 'PowerCurve',
+           'power_curve', 'SurveyEquivalence', 'survey_equivalence', 'equivalence', 'cross_panel_curve',
+           'expert_equivalence', 'calibrate_isotonic', 'calibrate_by_group', 'LOWER_TAILS', 'UPPER_TAILS',
+           'lower_tail_delta', 'upper_tail_delta', 'lower_limit', 'upper_limit', 'StudyPlan', 'plan_study',
+           'posterior_predictive', 'state_mixture_curve', 'plurality_distribution', 'ZeroProbabilityError',
+           'panel_matrix', 'panel_scale', 'NoiseSimulation', 'uniform_noise', 'hscore_star', 'state_equivalence',
+           'seq_by_reference', 'Report', 'make_report', 'bounds_by_annotators', 'dataset_case']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
@@ -34,6 +34,8 @@ from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agr
                                  agreement_summary, UndefinedAgreementError, AnnotatorAgreement, annotator_agreement)
 from .datasets import DATASETS, Dataset, load
 from .imports import LabelStudioExport, read_label_studio
+from .profiles import Profiles, profiles
+from .tables import profiles_from_table, annotator_agreement_from_table
 from .simulate import Simulation, simulate_oracle_labels, noisy_labels
 from .upper import Bound, upper_terms, upper_bound
 from .lower import aggregate, lower_bound
@@ -63,7 +65,7 @@ from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experim
 
 _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotations", "Agreement", "PairwiseAgreement", "AgreementSummary",
          "item_agreement", "percent_agreement", "fleiss_kappa", "krippendorff_alpha", "pairwise_agreement",
-         "cohen_kappa_pairwise", "agreement_summary", "UndefinedAgreementError", "AnnotatorAgreement", "annotator_agreement", "DATASETS", "Dataset", "load", "LabelStudioExport", "read_label_studio", "Simulation", "simulate_oracle_labels",
+         "cohen_kappa_pairwise", "agreement_summary", "UndefinedAgreementError", "AnnotatorAgreement", "annotator_agreement", "DATASETS", "Dataset", "load", "LabelStudioExport", "read_label_studio", "Profiles", "profiles", "profiles_from_table", "annotator_agreement_from_table", "Simulation", "simulate_oracle_labels",
          "noisy_labels", "Bound", "upper_terms", "upper_bound", "aggregate", "lower_bound", "hoeffding_slack",
          "hoeffding_delta", "upper_bound_at", "lower_bound_at", "Confidence", "confidence", "Certificate", "certify",
          "AssumptionReport", "check_assumptions", "table4_inequalities", "OracleAccuracy", "oracle_accuracy", "KnownOracleStudy", "known_oracle_study",

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from .annotations import Annotations, check_annotations, hard_predictions
+from .annotations import Annotations, check_annotations, hard_predictions, _row_sums
 
 # %% ../nbs/01_agreement.ipynb #3007e6d1
 def _g(x): return f"{x:.6g}"
@@ -42,14 +42,21 @@ def _check_ann(ann, need_annotators=False, fn=""):
     check_annotations(ann, fn if need_annotators else None)
 
 # %% ../nbs/01_agreement.ipynb #bb0af1c5
+def _pairs_agreeing(counts):
+    "Per item: the labels n_i and the ordered pairs of its labels that agree, sum_c n_ic (n_ic - 1), one class at a time."
+    c = np.asarray(counts)
+    n, same = np.zeros(len(c)), np.zeros(len(c))
+    for j in range(c.shape[1]):
+        x = c[:, j].astype(np.float64)                       # exact: counts are below 2**53
+        n += x; x *= x - 1; same += x                          # in place: x is a fresh copy
+    return n, same
+
 def _item_agreement_values(counts):
     "P_i for every item (NaN where n_i < 2) and the mask of items with a pair."
-    c = np.asarray(counts, dtype=np.float64)
-    n = c.sum(1)
+    n, same = _pairs_agreeing(counts)
     has = n >= 2
-    out = np.full(len(n), np.nan)
-    out[has] = (c[has] * (c[has] - 1)).sum(1) / (n[has] * (n[has] - 1))
-    return out, has
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(has, same / (n * (n - 1)), np.nan), has
 
 def item_agreement(ann:Annotations, # the annotations
                   ) -> pd.Series:
@@ -77,17 +84,42 @@ def _chance_corrected(measure, observed, expected, n_items, n_labels, why):
     return Agreement(measure, (observed - expected) / (1 - expected), observed, expected, n_items, n_labels)
 
 def _pooled_classes(ann, has):
-    n_c = ann.counts[has].sum(0).astype(np.float64)
+    c, w = np.asarray(ann.counts), has.astype(np.float64)
+    n_c = np.array([c[:, j].astype(np.float64) @ w for j in range(c.shape[1])])     # labels of each class on items with a pair
     return n_c, ann.classes[int(np.argmax(n_c))]
+
+_BLOCK = 1 << 15      # rows per block: the block's float buffers stay in cache and are reused, no fresh pages per call
+
+def _fleiss_sums(counts):
+    "One blocked pass: over items with a pair, the sum of sum_c n_ic(n_ic-1) / (n_i(n_i-1)), the items, and their labels per class."
+    c = np.asarray(counts)
+    N, k = c.shape
+    total, items, pooled = 0.0, 0, np.zeros(k)
+    x, n, same = np.empty(_BLOCK), np.empty(_BLOCK), np.empty(_BLOCK)
+    for s in range(0, N, _BLOCK):
+        m = min(N, s + _BLOCK) - s
+        xb, nb, sb = x[:m], n[:m], same[:m]
+        nb[:] = 0; sb[:] = 0
+        for j in range(k): nb += c[s:s + m, j]
+        has = nb >= 2
+        every = bool(has.all())
+        for j in range(k):
+            np.copyto(xb, c[s:s + m, j])                  # exact: counts are below 2**53
+            pooled[j] += xb.sum() if every else xb[has].sum()
+            xb *= xb - 1; sb += xb
+        if not every: nb, sb = nb[has], sb[has]
+        nb *= nb - 1; sb /= nb
+        total += sb.sum(); items += len(sb)
+    return total, items, pooled
 
 def fleiss_kappa(ann:Annotations, # the annotations
                 ) -> Agreement:
     "Fleiss' kappa (SPA eq. 3-4), over items with at least two labels."
     _check_ann(ann)
-    vals, has = _item_agreement_values(ann.counts)
-    n_c, top = _pooled_classes(ann, has)
-    p = n_c / n_c.sum()
-    return _chance_corrected("fleiss_kappa", float(vals[has].mean()), float((p ** 2).sum()), int(has.sum()),
+    total, items, n_c = _fleiss_sums(ann.counts)
+    top = ann.classes[int(np.argmax(n_c))]
+    p = n_c / n_c.sum() if items else n_c
+    return _chance_corrected("fleiss_kappa", total / items if items else float("nan"), float((p ** 2).sum()), items,
                              int(n_c.sum()), f"every label is {top!r}")
 
 # %% ../nbs/01_agreement.ipynb #dcd98d58
@@ -95,77 +127,119 @@ def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowe
                       ) -> Agreement:
     "Krippendorff's alpha with the nominal difference, from the coincidence matrix of items with at least two labels."
     _check_ann(ann)
-    c = np.asarray(ann.counts, dtype=np.float64)
-    n = c.sum(1)
+    n, same = _pairs_agreeing(ann.counts)
     has = n >= 2
-    c, n = c[has], n[has]
+    n, same = n[has], same[has]
     n_dot = n.sum()
-    observed = float(((c * (c - 1)).sum(1) / (n - 1)).sum() / n_dot)
+    observed = float((same / (n - 1)).sum() / n_dot)
     n_c, top = _pooled_classes(ann, has)
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
     return _chance_corrected("krippendorff_alpha", observed, expected, int(has.sum()), int(n_dot), f"every label is {top!r}")
 
 # %% ../nbs/01_agreement.ipynb #c6bc5d4f
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class PairwiseAgreement:
-    "A measure for every pair of annotators, with the number of items each pair shares."
-    measure: str           # 'agreement' or 'cohen_kappa'
-    values: pd.DataFrame   # K x K; NaN on the diagonal and where undefined
-    n_items: pd.DataFrame  # K x K common items (diagonal: items each annotator labelled)
+    "A measure for every pair of annotators that share items, one row per pair (no K x K array), with the items each pair shares."
+    measure: str            # 'agreement' or 'cohen_kappa'
+    annotators: pd.Index    # the K annotator ids
+    pairs: pd.DataFrame     # one row per unordered pair sharing an item: a, b (annotator codes, a < b), value (NaN: undefined), n_items
+    labelled: np.ndarray    # items each annotator labelled
 
-    def _upper(self):
-        K = len(self.values)
-        iu = np.triu_indices(K, 1)
-        return iu, self.values.to_numpy()[iu], self.n_items.to_numpy()[iu]
     @property
     def n_pairs(self) -> int:
         "Unordered annotator pairs with a defined value."
-        return int(np.isfinite(self._upper()[1]).sum())
+        return int(self.pairs["value"].notna().sum())
     @property
     def n_undefined(self) -> int:
         "Unordered pairs that share items but whose value is undefined (kappa with chance agreement 1)."
-        _, v, n = self._upper()
-        return int(((n > 0) & ~np.isfinite(v)).sum())
+        return int(self.pairs["value"].isna().sum())
     @property
     def n_disjoint(self) -> int:
         "Unordered pairs that share no item."
-        return int((self._upper()[2] == 0).sum())
+        K = len(self.annotators)
+        return K * (K - 1) // 2 - len(self.pairs)
     @property
     def mean(self) -> float:
         "Unweighted mean over pairs with a defined value (each unordered pair once)."
-        v = self._upper()[1]
-        return float(v[np.isfinite(v)].mean())
+        return float(self.pairs["value"].mean())
     @property
     def weighted_mean(self) -> float:
         "Mean over pairs with a defined value, weighted by the pair's common items."
-        _, v, n = self._upper()
-        ok = np.isfinite(v)
-        return float((v[ok] * n[ok]).sum() / n[ok].sum())
+        ok = self.pairs["value"].notna()
+        return float((self.pairs["value"][ok] * self.pairs["n_items"][ok]).sum() / self.pairs["n_items"][ok].sum())
+    def _dense(self, what):
+        K = len(self.annotators)
+        if K > _DENSE_MAX:
+            raise ValueError(f"{K} annotators would make a {K} x {K} table; use to_frame() (one row per pair sharing an item) instead.")
+        out = np.full((K, K), np.nan) if what == "value" else np.zeros((K, K), np.int64)
+        a, b, v = self.pairs["a"].to_numpy(), self.pairs["b"].to_numpy(), self.pairs[what].to_numpy()
+        out[a, b] = out[b, a] = v
+        if what == "n_items": out[np.arange(K), np.arange(K)] = self.labelled
+        return pd.DataFrame(out, index=self.annotators, columns=self.annotators)
+    @property
+    def values(self) -> pd.DataFrame:
+        "K x K table of the measure (NaN on the diagonal, for pairs sharing no item, and where undefined); small K only."
+        return self._dense("value")
+    @property
+    def n_items(self) -> pd.DataFrame:
+        "K x K table of common items (diagonal: items each annotator labelled); small K only."
+        return self._dense("n_items")
     def to_frame(self) -> pd.DataFrame:
-        "One row per unordered annotator pair: annotator_a, annotator_b, value, n_items."
-        (i, j), v, n = self._upper()
-        a = self.values.index
-        return pd.DataFrame({"annotator_a": a.take(i), "annotator_b": a.take(j), self.measure: v, "n_items": n})
+        "One row per unordered annotator pair that shares an item: annotator_a, annotator_b, value, n_items."
+        a = self.annotators
+        return pd.DataFrame({"annotator_a": a.take(self.pairs["a"]), "annotator_b": a.take(self.pairs["b"]),
+                             self.measure: self.pairs["value"].to_numpy(), "n_items": self.pairs["n_items"].to_numpy()})
     def __repr__(self):
-        return (f"PairwiseAgreement(measure={self.measure!r}, n_annotators={len(self.values)}, n_pairs={self.n_pairs}, "
+        return (f"PairwiseAgreement(measure={self.measure!r}, n_annotators={len(self.annotators)}, n_pairs={self.n_pairs}, "
                 f"mean={_g(self.mean)}, weighted_mean={_g(self.weighted_mean)}, n_undefined={self.n_undefined}, "
                 f"n_disjoint={self.n_disjoint})")
 
-def _indicators(ann):
-    "Sparse I x K who-labelled matrix M, and the codes."
-    item, annot, label = ann.codes()
-    I, K = ann.n_items, ann.n_annotators
-    M = sparse.csr_matrix((np.ones(len(item), dtype=np.int64), (item, annot)), shape=(I, K))
-    return M, item, annot, label
+_DENSE_MAX = 2000        # the most annotators for which K x K tables are built on request
+_BLAS_MAX_K = 64         # up to this many annotators, pair sums are dense matrix products over blocks of items
 
-def _pairwise(ann, measure, values, common):
-    nan_diag = values.astype(np.float64)
-    np.fill_diagonal(nan_diag, np.nan)
-    idx = ann.annotators
-    res = PairwiseAgreement(measure, pd.DataFrame(nan_diag, index=idx, columns=idx),
-                            pd.DataFrame(common, index=idx, columns=idx))
+def _pair_sums(ann, chance=False):
+    "Per annotator pair a < b sharing an item: common items, agreeing items and (chance) sum_c R_c(a,b) R_c(b,a); labels per annotator."
+    return _pair_sums_codes(*ann.codes(), ann.n_items, ann.n_annotators, ann.n_classes, chance)
+
+def _pair_sums_codes(item, annot, label, I, K, C, chance=False, block=1 << 16, dense=None):
+    "`_pair_sums` from long codes; `dense` forces (True) or forbids (False) the dense path, default by K."
+    if dense if dense is not None else K <= _BLAS_MAX_K and C < 2**15 and C < 2**15:                 # dense products over blocks of items: BLAS, small temporaries
+        L = np.full((I, K), -1, dtype=np.int16)
+        L[item, annot] = label
+        com, agr = np.zeros((K, K)), np.zeros((K, K))
+        R = np.zeros((C, K, K)) if chance else None
+        for s in range(0, I, block):
+            Lb = L[s:s + block]
+            M = (Lb >= 0).astype(np.float64)
+            com += M.T @ M
+            for c in range(C):
+                Y = (Lb == c).astype(np.float64)
+                agr += Y.T @ Y
+                if chance: R[c] += Y.T @ M
+        a, b = np.triu_indices(K, 1)
+        keep = com[a, b] > 0
+        a, b = a[keep], b[keep]
+        ch = None if not chance else np.einsum("cab,cba->ab", R, R)[a, b]
+        return a, b, com[a, b].astype(np.int64), agr[a, b].astype(np.int64), None if ch is None else ch.astype(np.int64), np.diag(com).astype(np.int64)
+    ones = np.ones(len(item), dtype=np.int64)
+    M = sparse.csr_matrix((ones, (item, annot)), shape=(I, K))
+    com = sparse.triu(M.T @ M, 1).tocoo()               # sparse: only the pairs that share an item
+    a, b = com.row.astype(np.int64), com.col.astype(np.int64)
+    at = lambda S: np.asarray(S.tocsr()[a, b]).ravel().astype(np.int64)
+    agr, ch = np.zeros(len(a), np.int64), np.zeros(len(a), np.int64) if chance else None
+    for c in range(C):
+        sel = label == c
+        Y = sparse.csr_matrix((ones[sel], (item[sel], annot[sel])), shape=(I, K))
+        agr += at(Y.T @ Y)
+        if chance:
+            Rc = (Y.T @ M).tocsr()
+            ch += at(Rc) * np.asarray(Rc[b, a]).ravel().astype(np.int64)
+    return a, b, com.data.astype(np.int64), agr, ch, np.bincount(annot, minlength=K).astype(np.int64)
+
+def _pairwise(ann, measure, a, b, common, values, labelled):
+    res = PairwiseAgreement(measure, ann.annotators, pd.DataFrame({"a": a, "b": b, "value": values, "n_items": common}), labelled)
     if res.n_pairs == 0:
-        if measure == "cohen_kappa" and (np.asarray(common)[~np.eye(len(common), dtype=bool)] > 0).any():
+        if measure == "cohen_kappa" and len(a):
             raise UndefinedAgreementError("`ann`: no pair of annotators has a defined cohen_kappa: chance agreement is 1 because "
                                           "every pair that shares items used one class only; report pairwise_agreement instead.")
         raise ValueError(f"`ann`: no pair of annotators has a defined {measure} (no two annotators share an item).")
@@ -175,37 +249,19 @@ def pairwise_agreement(ann:Annotations, # annotations with annotator ids (from_w
                       ) -> PairwiseAgreement:
     "Observed agreement P(l_a = l_b) for every annotator pair over the items both labelled (certification eq. 9)."
     _check_ann(ann, True, "pairwise_agreement")
-    M, item, annot, label = _indicators(ann)
-    C, I, K = ann.n_classes, ann.n_items, ann.n_annotators
-    Z = sparse.csr_matrix((np.ones(len(item), dtype=np.int64), (item.astype(np.int64) * C + label, annot)), shape=(I * C, K))
-    common = (M.T @ M).toarray()
-    agree = (Z.T @ Z).toarray()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        vals = np.where(common > 0, agree / np.maximum(common, 1), np.nan)
-    return _pairwise(ann, "agreement", vals, common)
+    a, b, common, agree, _, labelled = _pair_sums(ann)
+    return _pairwise(ann, "agreement", a, b, common, agree / common, labelled)
 
 def cohen_kappa_pairwise(ann:Annotations, # annotations with annotator ids (from_wide or from_long)
                         ) -> PairwiseAgreement:
     "Cohen's kappa for every annotator pair over the items both labelled; undefined pairs are NaN and counted."
     _check_ann(ann, True, "cohen_kappa_pairwise")
-    M, item, annot, label = _indicators(ann)
-    I, K = ann.n_items, ann.n_annotators
-    common = (M.T @ M).toarray()
-    agree = np.zeros((K, K), dtype=np.int64)
-    chance = np.zeros((K, K), dtype=np.int64)     # sum_c R_c(a,b) R_c(b,a): integer, so "P_e = 1" is exact
-    for c in range(ann.n_classes):
-        sel = label == c
-        Yc = sparse.csr_matrix((np.ones(int(sel.sum()), dtype=np.int64), (item[sel], annot[sel])), shape=(I, K))
-        Rc = (Yc.T @ M).toarray()
-        agree += (Yc.T @ Yc).toarray()
-        chance += Rc * Rc.T
-    n2 = common.astype(np.float64) ** 2
-    defined = (common > 0) & (chance < common.astype(np.int64) ** 2)
+    a, b, common, agree, chance, labelled = _pair_sums(ann, chance=True)   # chance: integer, so "P_e = 1" is exact
+    defined = chance < common ** 2
+    po, pe = agree / common, chance / common.astype(np.float64) ** 2
     with np.errstate(invalid="ignore", divide="ignore"):
-        po = agree / np.maximum(common, 1)
-        pe = chance / np.maximum(n2, 1)
         vals = np.where(defined, (po - pe) / (1 - pe), np.nan)
-    return _pairwise(ann, "cohen_kappa", vals, common)
+    return _pairwise(ann, "cohen_kappa", a, b, common, vals, labelled)
 
 # %% ../nbs/01_agreement.ipynb #737e96e4
 @dataclass(frozen=True)
@@ -256,21 +312,14 @@ def annotator_agreement(ann:Annotations, # annotations with annotator ids
     pick = np.argsort(-n_lab, kind="stable")[:m]                   # the top annotators, as columns 0..m-1
     slot = np.full(K, -1); slot[pick] = np.arange(m)
     sel = slot[annot] >= 0
-    it, col, lab = item[sel], slot[annot[sel]], label[sel]
-    M = sparse.csr_matrix((np.ones(len(it)), (it, col)), shape=(ann.n_items, m))
-    common = (M.T @ M).toarray()
-    agree = np.zeros((m, m))
-    for c in range(ann.n_classes):
-        s = lab == c
-        Yc = sparse.csr_matrix((np.ones(int(s.sum())), (it[s], col[s])), shape=(ann.n_items, m))
-        agree += (Yc.T @ Yc).toarray()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        vals = np.where(common > 0, agree / np.maximum(common, 1), np.nan)
-    np.fill_diagonal(vals, np.nan)
+    a, b, com, agr, _, lab_m = _pair_sums_codes(item[sel], slot[annot[sel]], label[sel], ann.n_items, m, ann.n_classes)
+    common, vals = np.zeros((m, m), np.int64), np.full((m, m), np.nan)
+    common[a, b] = common[b, a] = com; common[np.arange(m), np.arange(m)] = lab_m
+    vals[a, b] = vals[b, a] = agr / com
     names = ann.annotators.take(pick)
     table = pd.DataFrame(vals, index=names, columns=names)
     if codes is not None: table["model"] = per["agreement with the model"].to_numpy()[:m]
-    return AnnotatorAgreement(per, table, pd.DataFrame(common.astype(np.int64), index=names, columns=names), m, K)
+    return AnnotatorAgreement(per, table, pd.DataFrame(common, index=names, columns=names), m, K)
 
 # %% ../nbs/01_agreement.ipynb #6b397731
 @dataclass(frozen=True)

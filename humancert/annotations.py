@@ -80,6 +80,14 @@ def _check_labels(labels):
     return classes
 
 # %% ../nbs/00_data.ipynb #9d7f5058
+def _row_sums(a, dtype=np.int64):
+    "Row sums of a 2-d array with few columns, one column at a time (numpy's sum over a short axis is many times slower)."
+    a = np.asarray(a)
+    if a.ndim != 2 or a.shape[1] > 32: return a.sum(1, dtype=dtype)
+    out = np.zeros(a.shape[0], dtype=dtype)
+    for j in range(a.shape[1]): out += a[:, j]
+    return out
+
 def _small_int(codes, n):
     "Downcast non-negative codes below `n` to int32 when they fit."
     return codes.astype(np.int32, copy=False) if n < 2**31 else codes.astype(np.int64, copy=False)
@@ -103,7 +111,7 @@ class Annotations:
         sa(self, "_items", items); sa(self, "_annotators", annotators); sa(self, "_classes", tuple(classes))
         sa(self, "_item", _readonly(item)); sa(self, "_annotator", _readonly(annotator)); sa(self, "_label", _readonly(label))
         sa(self, "_counts", _readonly(counts))
-        if not (self._counts.sum(1) >= 2).any():
+        if not (_row_sums(self._counts) >= 2).any():
             raise ValueError("no item has two or more labels, so there is no pair of labels to compare and agreement is undefined; "
                              "agreement needs items labelled by at least two annotators.")
 
@@ -318,7 +326,7 @@ def _ann_props(cls):
     def n_items(self) -> int: "Number of items I (including items with fewer than two labels)."; return len(self._items)
     def n_classes(self) -> int: "Number of classes C."; return len(self._classes)
     def n_annotators(self) -> int|None: "Number of annotators K, or None when unknown (counts data)."; return None if self._annotators is None else len(self._annotators)
-    def n_labels(self) -> np.ndarray: "Labels per item n_i."; return self._counts.sum(1)
+    def n_labels(self) -> np.ndarray: "Labels per item n_i."; return _row_sums(self._counts)
     def has_annotators(self) -> bool: "Whether annotator ids are known."; return self._annotators is not None
     for f in (items, annotators, classes, class_index, counts, n_items, n_classes, n_annotators, n_labels, has_annotators):
         setattr(cls, f.__name__, property(f))
@@ -371,8 +379,16 @@ def _eq(self, other):
     if not (self._classes == other._classes and self._items.equals(other._items) and np.array_equal(self._counts, other._counts)):
         return False
     if self._annotators is None or other._annotators is None: return self._annotators is None and other._annotators is None
-    if set(self._annotators) != set(other._annotators): return False
-    return self.to_wide().equals(other.to_wide()[self._annotators])
+    if len(self._annotators) != len(other._annotators) or not self._annotators.isin(other._annotators).all(): return False
+    if len(self._label) != len(other._label): return False
+    K = len(self._annotators)
+    def keyed(a, annot):                                       # (item, annotator) keys in one annotator coding, sorted, with labels
+        key = a._item.astype(np.int64) * K + annot
+        o = np.argsort(key, kind="stable")
+        return key[o], a._label[o]
+    k1, l1 = keyed(self, self._annotator)
+    k2, l2 = keyed(other, self._annotators.get_indexer(other._annotators)[other._annotator])
+    return bool(np.array_equal(k1, k2) and np.array_equal(l1, l2))
 Annotations.__eq__ = _eq
 Annotations.__hash__ = None
 
@@ -454,23 +470,28 @@ def hard_predictions(ann:Annotations, # the annotations the predictions refer to
                     ) -> np.ndarray:
     "Class codes (int array, item order) of a model's hard predictions, checked against `ann`."
     check_annotations(ann)
-    vals = _as_item_aligned(ann, pred, name)
+    aligned = isinstance(pred, pd.Series) and len(pred) == ann.n_items and pred.index.equals(ann.items)
+    vals = pred if aligned else _as_item_aligned(ann, pred, name)      # an aligned Series stays a Series: no copy
     if vals.ndim != 1: raise ValueError(f"`{name}` must be 1-d (one label per item), got shape {vals.shape}; for probabilities use soft_predictions.")
-    miss = pd.isna(vals)
+    try: inv, uniq = pd.factorize(vals)                    # the distinct values, then every check on those few
+    except TypeError: raise TypeError(f"`{name}` holds unhashable values; predictions must be class labels.") from None
+    miss = inv < 0
     if miss.any():
         raise ValueError(f"`{name}` has {int(miss.sum())} missing prediction(s), first at item {_show(ann.items[np.flatnonzero(miss)[0]])}; "
                          "predict every item or drop those items from the annotations.")
     classes = pd.Index(list(ann.classes), dtype=object)
-    vb, vn = _bools_and_numbers(vals)
+    vb, vn = _bools_and_numbers(vals)                      # on every value: factorize would merge True with 1
     cb, cn = _bools_and_numbers(np.asarray(ann.classes, dtype=object))
     if (vb and cn and not cb) or (vn and cb and not cn):
         raise TypeError(f"`{name}` holds {'booleans' if vb else 'numbers'} but the classes are {list(ann.classes)!r}; Python treats "
                         "True as 1 and False as 0, so they would match silently. Give predictions of the classes' own type.")
-    try: codes = classes.get_indexer(vals.astype(object) if vals.dtype != object else vals)
+    uniq = np.asarray(uniq, dtype=object)
+    try: found = classes.get_indexer(uniq)
     except TypeError: raise TypeError(f"`{name}` holds unhashable values; predictions must be class labels.") from None
-    if (codes < 0).any():
-        bad = pd.unique(pd.Series(vals[codes < 0], dtype=object))[:5].tolist()
-        num = pd.to_numeric(pd.Series(vals, dtype=object), errors="coerce")
+    codes = found[inv]
+    if (found < 0).any():
+        bad = uniq[found < 0][:5].tolist()
+        num = pd.to_numeric(pd.Series(uniq, dtype=object), errors="coerce")
         if num.notna().all() and num.between(0, 1).all() and not (num == num.round()).all():
             raise ValueError(f"`{name}` looks like probabilities (numbers in [0, 1] such as {bad[0]!r}), not class labels "
                              f"{list(ann.classes)!r}; give one class label per item here, and pass probabilities as a soft model "

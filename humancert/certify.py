@@ -18,7 +18,8 @@ from .annotations import Annotations, hard_predictions, check_annotations, _chec
 from .upper import KINDS, _terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, _check_delta, _check_n
-from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count
+from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count, _histogram
+from .profiles import Profiles, _unique_rows, _majority_codes
 
 # %% ../nbs/13_confidence.ipynb #51b53a7e
 CONFIDENCE_METHODS = ("hms", "oms", "optimal", "balanced")
@@ -171,7 +172,8 @@ class Certificate:
     tails: tuple = ("hoeffding", "hoeffding")   # (lower tail, upper tail) behind S
     seed: int = 0              # seed of the tie-breaks and of the betting tail's random orders
     count: int = 0             # agreements N L_N (items where model and reference agree)
-    upper_values: np.ndarray | None = field(default=None, repr=False, compare=False)   # per-item X_n behind U_N, item order
+    upper_values: np.ndarray | None = field(default=None, repr=False, compare=False)   # the distinct per-item values X_n behind U_N, sorted
+    upper_counts: np.ndarray | None = field(default=None, repr=False, compare=False)   # items with each of those values
 
     @property
     def margin(self) -> float:
@@ -212,9 +214,10 @@ class Certificate:
         rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
         rows |= {f"caveat {i + 1}": c for i, c in enumerate(self.caveats)}
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
-    def _du(self):
-        vals = None if self.tails[1] == "hoeffding" else self.upper_values
-        return _upper_tail_fn(self.n_items, self.upper ** 2, vals, self.tails[1], self.seed)
+    def _du(self, tail=None):
+        tail = self.tails[1] if tail is None else tail
+        if tail == "hoeffding": return _upper_tail_fn(self.n_items, self.upper ** 2, None, tail)
+        return _upper_tail_fn(self.n_items, self.upper ** 2, self.upper_values, tail, self.seed, counts=self.upper_counts)
     def confidence_at(self, taus) -> pd.DataFrame:
         "S for each margin tau (method and tails of the certificate): how large a lead over the humans is certified."
         t = np.atleast_1d(np.asarray(taus, dtype=np.float64))
@@ -227,8 +230,8 @@ class Certificate:
     def compare_tails(self) -> pd.DataFrame:
         "The optimal S under every pair of tails, for information: the verdict keeps the pair fixed in advance."
         pairs = [(a, b) for a in LOWER_TAILS for b in UPPER_TAILS if b == "hoeffding" or self.upper_values is not None]
-        rows = [(a, b, confidence(self.lower, self.upper, self.n_items, "optimal", self.tau, a, b, self.count,
-                                  None if b == "hoeffding" else self.upper_values, self.seed).score) for a, b in pairs]
+        rows = [(a, b, _split(self.lower, self.upper, self.n_items, "optimal", self.tau, (a, b), self.count, self._du(b)).score)
+                for a, b in pairs]
         return pd.DataFrame(rows, columns=["lower tail", "upper tail", "S (optimal)"]).set_index(["lower tail", "upper tail"])
     def plot(self, ax=None):
         "The two bounds with their one-sided finite-sample limits at the chosen split."
@@ -253,7 +256,7 @@ class Certificate:
         return ax
 
 def _check_certify_args(ann, delta, method, upper, tails, seed):
-    check_annotations(ann)
+    if not isinstance(ann, Profiles): check_annotations(ann)
     delta = _check_delta(delta)
     if method not in CONFIDENCE_METHODS: raise ValueError(f"`method` must be one of {list(CONFIDENCE_METHODS)}, got {method!r}.")
     if upper not in KINDS: raise ValueError(f"`upper` must be one of {list(KINDS)}, got {upper!r}.")
@@ -272,6 +275,7 @@ def _reference_codes(ann, reference, seed):
     if isinstance(reference, str):
         if reference not in AGGREGATIONS:
             raise ValueError(f"`reference` must be one of {list(AGGREGATIONS)} or a label per item, got {reference!r}.")
+        if reference == "majority": return _majority_codes(ann.counts), reference      # no tie to break
         ref = aggregate(ann, reference, seed=seed)
         return pd.Index(list(ann.classes), dtype=object).get_indexer(ref.to_numpy(dtype=object)), reference
     miss = pd.isna(np.asarray(reference, dtype=object)) if isinstance(reference, (list, tuple, np.ndarray, pd.Series)) else None
@@ -280,9 +284,30 @@ def _reference_codes(ann, reference, seed):
                          "reference='majority' to let certify leave out items without one (and count them).")
     return hard_predictions(ann, reference, "reference"), "given"
 
-def certify(ann:Annotations, # the human labels
-            model, # the model's label per item (list, array, or Series indexed by item)
-            reference="majority", # 'majority', 'plurality', 'weighted', or a label per item
+def _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, upper, seed, tails, n_annotators):
+    "The certificate from profiles: label counts, items with each, the model's and the reference's code (-1: none) per profile."
+    n = counts.sum(1)
+    few = n < 2
+    keep = ~few & (ref >= 0)
+    N = int(weight[keep].sum())
+    if N == 0: raise ValueError("no item has both two or more human labels and a reference label; nothing to certify.")
+    dropped = {"fewer than two labels": int(weight[few].sum())}
+    if ref_name == "majority": dropped["no strict majority (a tie or a split vote)"] = int(weight[~few & (ref < 0)].sum())
+    agree = int(weight[keep & (codes == ref)].sum())
+    L = agree / N
+    ht, he = (_histogram(_terms_from_counts(counts[keep], kind), weight[keep]) for kind in ("theoretical", "empirical"))
+    ut, ue = (float(np.sqrt(k @ v / N)) for v, k in (ht, he))                # summed over the sorted distinct values
+    U, (v, k) = (ut, ht) if upper == "theoretical" else (ue, he)
+    du = _upper_tail_fn(N, U * U, None if tails[1] == "hoeffding" else v, tails[1], seed, counts=k)
+    methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal", "balanced")
+    scores = {m: _split(L, U, N, m, float(tau), tails, agree, du) for m in methods}
+    s = scores[method].score
+    return Certificate(bool(s >= 1 - delta), s, method, delta, float(tau), L, U, upper, ut, ue, N, n_annotators,
+                       dropped, ref_name, scores, tails, seed, agree, v, k)
+
+def certify(ann:Annotations|Profiles, # the human labels, or their profiles with the model (`profiles(ann, model)`)
+            model=None, # the model's label per item (list, array, or Series indexed by item); None with profiles
+            reference="majority", # 'majority', 'plurality', 'weighted', or a label per item; profiles: 'majority'
             delta:float=0.05, # certify at level 1 - delta
             method:str="optimal", # how to split the margin: 'hms', 'oms', 'optimal' or 'balanced' (proved at delta for any data)
             tau:float=0.0, # margin to certify
@@ -294,22 +319,23 @@ def certify(ann:Annotations, # the human labels
     delta, tails, seed = _check_certify_args(ann, delta, method, upper, tails, seed)
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not np.isfinite(tau) or tau < 0:
         raise ValueError(f"`tau` must be a number >= 0 (the margin to certify), got {tau!r}.")
+    if isinstance(ann, Profiles):
+        if ann.model is None: raise ValueError("`ann`: these profiles carry no model labels; build them with profiles(ann, model).")
+        if model is not None: raise ValueError("`model`: the profiles already carry the model's labels; leave `model` unset.")
+        if not (isinstance(reference, str) and reference == "majority"):
+            raise ValueError("`reference`: profiles support reference='majority' only (the other references need each item's labels).")
+        return _certify_profiles(ann.counts, ann.weight, ann.model, _majority_codes(ann.counts), "majority",
+                                 delta, method, tau, upper, seed, tails, None)
+    if model is None: raise ValueError("`model` is missing: pass the model's label per item (or profiles built with it).")
     codes = hard_predictions(ann, model, "model")
-    ref, ref_name = _reference_codes(ann, reference, seed)
     counts = np.asarray(ann.counts)
-    few = counts.sum(1) < 2
-    keep = ~few & (ref >= 0)
-    if not keep.any(): raise ValueError("no item has both two or more human labels and a reference label; nothing to certify.")
-    dropped = {"fewer than two labels": int(few.sum())}
-    if ref_name == "majority": dropped["no strict majority (a tie or a split vote)"] = int((~few & (ref < 0)).sum())
-    agree, n = int((codes[keep] == ref[keep]).sum()), int(keep.sum())
-    L = agree / n
-    xt, xe = _terms_from_counts(counts[keep], "theoretical"), _terms_from_counts(counts[keep], "empirical")
-    ut, ue = float(np.sqrt(xt.mean())), float(np.sqrt(xe.mean()))
-    U, x = (ut, xt) if upper == "theoretical" else (ue, xe)
-    du = _upper_tail_fn(n, U * U, None if tails[1] == "hoeffding" else x, tails[1], seed)
-    methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal", "balanced")
-    scores = {m: _split(L, U, n, m, float(tau), tails, agree, du) for m in methods}
-    s = scores[method].score
-    return Certificate(bool(s >= 1 - delta), s, method, delta, float(tau), L, U, upper, ut, ue, n, ann.n_annotators,
-                       dropped, ref_name, scores, tails, seed, agree, x)
+    C = counts.shape[1]
+    if isinstance(reference, str) and reference == "majority":      # the reference is a function of the counts
+        rows, inv = _unique_rows([*counts.T, codes])
+        ref, ref_name = _majority_codes(rows[:, :C]), "majority"
+    else:
+        ref, ref_name = _reference_codes(ann, reference, seed)
+        rows, inv = _unique_rows([*counts.T, codes, ref + 1])
+        ref = rows[:, C + 1] - 1
+    return _certify_profiles(rows[:, :C], np.bincount(inv, minlength=len(rows)), rows[:, C], ref, ref_name,
+                             delta, method, tau, upper, seed, tails, ann.n_annotators)

@@ -29,9 +29,21 @@ from .reporting import make_report, dataset_case, _check_out
 # %% ../nbs/90_cli.ipynb #dec4c859
 FORMATS = ("wide", "long", "counts", "label-studio")
 
+def _read_glob(path, flag):
+    "The files matching a glob, read by DuckDB as one table (Parquet or CSV, by the pattern's ending)."
+    import duckdb
+    low = str(path).lower()
+    try:
+        if low.endswith((".parquet", ".pq")): return duckdb.read_parquet(str(path)).df()
+        if low.endswith((".csv", ".csv.gz", ".tsv", ".txt")): return duckdb.read_csv(str(path)).df()
+    except duckdb.Error as e:
+        raise ValueError(f"{flag}: the glob {str(path)!r} could not be read ({str(e).splitlines()[0][:200]}); check the pattern.") from None
+    raise ValueError(f"{flag}: a glob must end in .parquet or .csv (e.g. 'labels/*.parquet'), got {str(path)!r}.")
+
 def _read_table(path, flag="INPUT"):
-    "DataFrame from a CSV/TSV (optionally compressed) or Parquet file, with errors that name the option (`flag`)."
+    "DataFrame from a CSV/TSV (optionally compressed) or Parquet file, or a glob of them, with errors that name the option (`flag`)."
     p = Path(path)
+    if set("*?[") & set(str(path)) and not p.is_file(): return _read_glob(path, flag)
     if not p.is_file(): raise ValueError(f"{flag}: no such file {str(p)!r}; give the path of a CSV or Parquet file.")
     suffixes = [s.lower() for s in p.suffixes[-2:]]
     kind = suffixes[-2] if suffixes and suffixes[-1] in (".gz", ".bz2", ".zip", ".xz") and len(suffixes) == 2 else (suffixes[-1] if suffixes else "")
@@ -236,7 +248,7 @@ def _cell_value(v):
 MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
 @call_parse(pos=["input"])
-def report(input:str=None, # CSV or Parquet file of labels (or use --dataset)
+def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
            format:str="wide", # layout of INPUT: wide (items x annotators), long (one row per label; crowd-kit's task/worker/label names are recognised), counts (items x classes) or label-studio (a JSON export)
            item:str=None, # column of item ids; wide/counts default: a first column that is unnamed or named 'item', else row numbers; long default 'item'

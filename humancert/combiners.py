@@ -12,6 +12,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from .annotations import Annotations, check_annotations, _check_seed
+from .profiles import Profiles
 
 # %% ../nbs/31_combiners.ipynb #db116a17
 def _check_counts_matrix(Y, n_classes):
@@ -142,15 +143,17 @@ class AnonymousBayesian(Combiner):
 COMBINERS = ("plurality", "majority", "frequency", "abc")
 
 def make_combiner(name:str, # 'plurality', 'majority', 'frequency' or 'abc'
-                  ann:Annotations, # the data (ABC learns from it; the others only need the number of classes)
+                  ann:Annotations|Profiles, # the data (ABC learns from it; the others only need the number of classes)
                   clip:float|None=None, # probability floor: default 0.02 for frequency (the paper's), 0 for ABC
                  ) -> Combiner:
     "A combiner for these annotations, by name."
-    check_annotations(ann)
+    if not isinstance(ann, Profiles): check_annotations(ann)
     if isinstance(name, Combiner): return name
     if name not in COMBINERS: raise ValueError(f"`combiner` must be one of {list(COMBINERS)}, got {name!r}.")
     C = ann.n_classes
     if name == "frequency": return Frequency(C, 0.02 if clip is None else clip)
-    if name == "abc": return AnonymousBayesian(np.asarray(ann.counts), clip=0.0 if clip is None else clip)
+    if name == "abc":
+        w = ann.weight if isinstance(ann, Profiles) else None
+        return AnonymousBayesian(np.asarray(ann.counts), weights=w, clip=0.0 if clip is None else clip)
     if clip: raise ValueError(f"`clip` applies to the soft combiners ('frequency', 'abc'); the {name} combiner outputs a label.")
     return Plurality(C) if name == "plurality" else Majority(C)

@@ -16,6 +16,7 @@ import pandas as pd
 from scipy.special import gammaln
 
 from .annotations import Annotations, check_annotations, _check_seed
+from .profiles import Profiles, _unique_rows
 from .combiners import make_combiner, AnonymousBayesian, _clip_probs
 from .scoring import DECOMPOSABLE, SCORERS, _draw_orders, _plurality, _check_reference, plurality_distribution
 
@@ -94,34 +95,94 @@ def _abc_binary(prof, mult, k, clip=0.0, exclude=1.0):
         d0 = np.where(back, (prior0 / (prior0 + prior1))[None, :], num0 / den)
     return _clip_probs(np.stack([d0, 1 - d0], axis=-1), clip)
 
+class _BinaryCurve:
+    "The exact two-class curve with every weight-independent term computed once; `curve` then costs a few array operations per sample."
+    def __init__(self, combiner, prof, K, scorer):
+        w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
+        n = w0 + w1
+        kk = np.repeat(np.arange(K), np.arange(1, K + 1))                     # rows: every (k, y0) with y0 <= k < K
+        yy = np.arange(len(kk)) - np.repeat(np.cumsum(np.arange(K)), np.arange(1, K + 1))
+        kd, yd = kk[:, None].astype(np.float64), yy[:, None].astype(np.float64)
+        q, r = np.nonzero(((yd <= w0) & (kd - yd <= w1) & (n > kd)).T)        # (profile, row) pairs that occur, grouped by profile
+        k, a = kk[r].astype(np.float64), yy[r].astype(np.float64)
+        b, W0, W1, N = k - a, w0[q], w1[q], n[q]
+        self.P = np.exp(_lfall(W0, a) - gammaln(a + 1) + _lfall(W1, b) - gammaln(b + 1) - _lfall(N, k) + gammaln(k + 1.0))
+        self.R0, self.R1 = (W0 - a) / (N - k), (W1 - b) / (N - k)             # the held-out label's law
+        self.q, self.row, self.kk = q, r, kk
+        self.ptr = np.searchsorted(q, np.arange(len(n) + 1))                  # pairs of profile j: ptr[j]:ptr[j + 1]
+        self.n, self.K, self.scorer, self.clip, self.abc = n, K, scorer, getattr(combiner, "clip", 0.0), combiner.name == "abc"
+        if self.abc:
+            def T(z0):                                                        # q(z) for z = (z0, k + 1 - z0), every row x profile
+                z1 = kd + 1 - z0
+                ok = (w0 >= z0) & (w1 >= z1) & (n >= kd + 1)
+                lt = _lfall(w0, np.minimum(z0, w0)) + _lfall(w1, np.minimum(z1, w1)) - _lfall(n, np.minimum(kd + 1, n))
+                return np.where(ok, np.exp(np.where(ok, lt, 0.0)), 0.0)
+            self.Ta, self.Tb = T(yd + 1), T(yd)                               # label 0 next, label 1 next
+            self.ta, self.tb = self.Ta[r, q], self.Tb[r, q]                   # the own profile's terms, per pair
+            self.sh0, self.sh1 = w0 / np.maximum(n, 1), w1 / np.maximum(n, 1)
+        else:                                                                 # a myopic combiner: fixed scores per profile
+            D = combiner.distribution(np.c_[a, b].astype(np.int64))
+            s = self._score(D[:, 0], D[:, 1], self.R0, self.R1, kk[r], strict=False)   # -inf raises only for profiles in use
+            self.sp = np.bincount(kk[r] * len(n) + q, self.P * s, minlength=K * len(n)).reshape(K, len(n))
+
+    def _score(self, d0, d1, R0, R1, k, strict=True):
+        "Score of the prediction (d0, d1) against the held-out label; ZeroProbabilityError (if `strict`) where a label that occurs gets 0."
+        if self.scorer == "agreement": return R0 * d0 + R1 * d1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = R0 * np.log2(d0) + R1 * np.log2(d1)
+            bad = ~np.isfinite(s)
+            if bad.any():                                # 0 log 0 counts 0 where a label has no copy left; -inf otherwise
+                r0, r1, e0, e1 = R0[bad], R1[bad], d0[bad], d1[bad]
+                s[bad] = np.where(r0 > 0, r0 * np.log2(e0), 0.0) + np.where(r1 > 0, r1 * np.log2(e1), 0.0)
+                if strict and not np.isfinite(s).all(): raise ZeroProbabilityError(int(k[~np.isfinite(s)].min()))
+        return s
+
+    def _abc_block(self, p, w, x, Wq, Sa, Sb):
+        "Per-unit scores (K x units) of ABC for a block of units, the sample's totals Sa, Sb given."
+        U = len(p)
+        lens = np.where(w > 0, self.ptr[p + 1] - self.ptr[p], 0)               # units of weight 0 are not evaluated (nor raise)
+        unit = np.repeat(np.arange(U), lens)
+        idx = np.arange(lens.sum()) + np.repeat(self.ptr[p] - np.cumsum(lens) + lens, lens)
+        row, xu = self.row[idx], x[unit]
+        A = Sa[row] - xu * self.ta[idx]                                        # ABC's sums with the own item's copies left out
+        B = Sb[row] - xu * self.tb[idx]
+        den = A + B
+        back = den <= 1e-300                                                   # no precedent: the prior, own item left out
+        if back.any():
+            tot = Wq.sum()
+            p0 = (Wq @ self.sh0 - x * self.sh0[p]) / np.maximum(tot - x, 1e-300)
+            p1 = (Wq @ self.sh1 - x * self.sh1[p]) / np.maximum(tot - x, 1e-300)
+            A, B, den = np.where(back, p0[unit], A), np.where(back, p1[unit], B), np.where(back, (p0 + p1)[unit], den)
+        d0, d1 = A / den, B / den
+        if self.clip > 0:
+            D = _clip_probs(np.stack([d0, d1], -1), self.clip); d0, d1 = D[:, 0], D[:, 1]
+        k = self.kk[row]
+        s = self._score(d0, d1, self.R0[idx], self.R1[idx], k)
+        return np.bincount(k * U + unit, self.P[idx] * s, minlength=self.K * U).reshape(self.K, U)
+
+    def curve(self, p, w, x=1.0, block=8192):
+        "c_k (k < K) and per-unit scores (K x units, NaN where not used) for units of profiles `p`, weights `w`, own copies `x` (ABC)."
+        p, w = np.asarray(p), np.asarray(w, dtype=np.float64)
+        if self.abc:
+            x = np.broadcast_to(np.asarray(x, dtype=np.float64), p.shape)
+            Wq = np.bincount(p, w, minlength=len(self.n))                        # the sample's weight of each profile
+            Sa, Sb = self.Ta @ Wq, self.Tb @ Wq
+            ends = np.cumsum(self.ptr[p + 1] - self.ptr[p])                       # blocks of about `block` (unit, k, y0) terms:
+            cut = np.r_[0, np.searchsorted(ends, np.arange(block, ends[-1], block)), len(p)] if len(p) else np.r_[0, 0]
+            cut = np.unique(cut)                                                  # small temporaries, reused by the allocator
+            sp = np.concatenate([self._abc_block(p[i:j], w[i:j], x[i:j], Wq, Sa, Sb) for i, j in zip(cut[:-1], cut[1:])], 1) \
+                 if len(p) else np.empty((self.K, 0))
+        use = (self.n[p][None, :] > np.arange(self.K)[:, None]) & (w > 0)
+        if not self.abc:
+            sp = self.sp[:, p]
+            bad = use & ~np.isfinite(sp)
+            if bad.any(): raise ZeroProbabilityError(int(np.flatnonzero(bad.any(1))[0]))
+        m = np.where(use, w, 0.0)
+        return (sp * m).sum(1) / m.sum(1), np.where(use, sp, np.nan)
+
 def _curve_binary(combiner, prof, mult, K, scorer, excl=1.0):
-    "The exact curve for two classes, vectorised over (seen counts, profiles) for each k; ABC leaves out `excl` copies of each own item."
-    w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
-    n = w0 + w1
-    c = np.empty(K); S_all = np.full((K, len(prof)), np.nan)
-    for k in range(K):
-        y0 = np.arange(k + 1, dtype=np.float64)[:, None]; y1 = k - y0
-        valid = (y0 <= w0) & (y1 <= w1)
-        lp = _lfall(w0, np.minimum(y0, w0)) - gammaln(y0 + 1) + _lfall(w1, np.minimum(y1, w1)) - gammaln(y1 + 1) \
-             - (_lfall(n, np.minimum(k, n)) - gammaln(k + 1.0))
-        P = np.where(valid, np.exp(np.where(valid, lp, 0.0)), 0.0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            R0 = np.where(n > k, (w0 - y0) / (n - k), 0.0); R1 = np.where(n > k, (w1 - y1) / (n - k), 0.0)
-        if combiner.name == "abc": D = _abc_binary(prof, mult, k, combiner.clip, excl)
-        else:                                                        # a myopic combiner: the same output for every profile
-            D = combiner.distribution(np.c_[np.arange(k + 1), k - np.arange(k + 1)])[:, None, :]
-        Sc = _score_dist(D, scorer)
-        with np.errstate(invalid="ignore"):
-            s = np.where(R0 > 0, R0 * Sc[..., 0], 0.0) + np.where(R1 > 0, R1 * Sc[..., 1], 0.0)
-        use = (n > k) & (mult > 0)
-        bad = valid & use[None, :] & ~np.isfinite(s)
-        if bad.any():
-            raise ZeroProbabilityError(k)
-        sp = np.where(valid, P * np.where(np.isfinite(s), s, 0.0), 0.0).sum(0)
-        S_all[k, use] = sp[use]
-        m = np.where(use, mult, 0.0)
-        c[k] = float((sp * m).sum() / m.sum())
-    return c, S_all
+    "The exact curve for two classes (profiles with multiplicities `mult`); ABC leaves out `excl` copies of each own item."
+    return _BinaryCurve(combiner, prof, K, scorer).curve(np.arange(len(prof)), mult, excl)
 
 def _subcompositions(prof, k):
     "Every (profile, y) with y <= the profile's counts and |y| = k, as flat arrays (profiles with fewer labels skipped)."
@@ -204,13 +265,22 @@ def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True, r=1, exc
         c[k] = float(np.nansum(s * m) / m.sum())
     return c, S
 
-def _units(prof, inv, item_mult):
-    "A bootstrap sample as evaluation units, one per (profile, multiplicity): their profiles, weights (copies in all) and copies of one item."
+def _units(inv, item_mult, n_prof):
+    "A bootstrap sample as evaluation units, one per (profile, multiplicity): profile index, weight (copies in all), copies of one item."
     m = item_mult.astype(np.int64)
-    use = m > 0
-    key, count = np.unique(inv[use] * (m.max() + 1) + m[use], return_counts=True)
-    p, x = key // (m.max() + 1), key % (m.max() + 1)
-    return prof[p], (x * count).astype(np.float64), x.astype(np.float64)
+    top = int(m.max()) + 1
+    count = np.bincount(inv * top + m, minlength=n_prof * top)             # items per (profile, multiplicity)
+    count[::top] = 0                                                       # multiplicity 0: not in the sample
+    key = np.flatnonzero(count)
+    p, x = key // top, key % top
+    return p, (x * count[key]).astype(np.float64), x.astype(np.float64)
+
+def _curve_fn(comb, prof, K, scorer, r=1):
+    "(p, w, x) -> c_k for units of the profiles `prof`: the exact curve, its weight-independent work done once for two classes."
+    if type(comb).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian") and prof.shape[1] == 2 and r == 1:
+        bc = _BinaryCurve(comb, prof, K, scorer)
+        return lambda p, w, x: bc.curve(p, w, x)[0]
+    return lambda p, w, x: _curve(_relearn(comb, prof[p], w), prof[p], w, K, scorer, np.arange(len(p)), r=r, excl=x)[0]
 
 # %% ../nbs/32_power_curve.ipynb #df30571e
 def _predict_table(comb, prof, mult, k, Y, prof_of_row, exclude=True, copies=None):
@@ -306,8 +376,15 @@ class PowerCurve:
         ax.set(xlabel="number of raters k", ylabel=f"expected {self.scorer} vs a held-out rater")
         return ax
 
+def _curve_data(ann):
+    "Distinct label-count profiles and each item's profile; for Profiles the items are grouped by profile (the profile path)."
+    if isinstance(ann, Profiles):
+        prof, pinv = _unique_rows(list(ann.counts.T))                 # profiles that differ only in the model label merge
+        return prof, np.repeat(np.arange(len(prof)), np.bincount(pinv, ann.weight, minlength=len(prof)).astype(np.int64))
+    return _unique_rows(list(np.asarray(ann.counts).T))
+
 def _check_curve_args(ann, scorer, n_bootstrap, max_k, method, max_subsets, n_reference=1):
-    check_annotations(ann)
+    if not isinstance(ann, Profiles): check_annotations(ann)
     if scorer not in SCORERS:
         raise ValueError(f"`scorer` must be one of {list(SCORERS)}, got {scorer!r}.")
     if method not in ("auto", "exact", "sampled"):
@@ -319,7 +396,7 @@ def _check_curve_args(ann, scorer, n_bootstrap, max_k, method, max_subsets, n_re
         raise ValueError(f"`n_bootstrap` must be an integer >= 0, got {n_bootstrap!r}.")
     if isinstance(max_subsets, bool) or not isinstance(max_subsets, (int, np.integer)) or max_subsets < 2:
         raise ValueError(f"`max_subsets` must be an integer >= 2 (random draws per k of a sampled curve), got {max_subsets!r}.")
-    n = np.asarray(ann.n_labels)
+    n = np.asarray(ann.counts).sum(1)
     nmax = int(n.max())
     r = _check_reference(n_reference, nmax)
     if r == nmax:
@@ -348,7 +425,7 @@ def _progress(it, n, progress, desc="bootstrap"):
         return tqdm(it, desc=desc)
     except ImportError: return it
 
-def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
+def power_curve(ann:Annotations|Profiles, # the human labels (any form; anonymous raters), or their profiles
                 combiner="abc", # 'plurality', 'majority', 'frequency', 'abc', or a Combiner
                 scorer:str="cross_entropy", # a name in SCORERS ('agreement', 'cross_entropy', 'f1', 'auc', 'dmi', 'pearson', 'spearman')
                 n_bootstrap:int=0, # bootstrap samples of items for intervals (the paper: 500)
@@ -364,17 +441,16 @@ def power_curve(ann:Annotations, # the human labels (any form; anonymous raters)
     K, how = _check_curve_args(ann, scorer, n_bootstrap, max_k, method, max_subsets, n_reference)
     comb = make_combiner(combiner, ann, clip)
     _soft_check(comb, scorer)
-    counts = np.asarray(ann.counts)
-    prof, inv = np.unique(counts, axis=0, return_inverse=True)
-    inv = inv.ravel()
+    prof, inv = _curve_data(ann)
     rng = np.random.default_rng(_check_seed(seed))
     fn = SCORERS[scorer]
+    exact = None if how == "sampled" else _curve_fn(comb, prof, K, scorer, n_reference)
     def one(item_mult):
         if how == "sampled": return _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, n_reference=n_reference)[:2]
-        up, uw, ux = _units(prof, inv, item_mult)                         # ABC leaves out every copy of the predicted item
-        return _curve(_relearn(comb, up, uw), up, uw, K, scorer, np.arange(len(up)), r=n_reference, excl=ux)[0], np.zeros(K)
+        return exact(*_units(inv, item_mult, len(prof))), np.zeros(K)     # ABC leaves out every copy of the predicted item
     values, se = one(np.ones(len(inv)))
-    n_k = np.array([int((np.asarray(ann.n_labels) >= k + n_reference).sum()) for k in range(K)])
+    n_item = np.bincount(prof.sum(1)[inv])                               # items with each number of labels
+    n_k = np.array([int(n_item[k + n_reference:].sum()) for k in range(K)])
     samples = []
     for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
         im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)

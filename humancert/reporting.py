@@ -25,7 +25,10 @@ from .spa import spa
 from .upper import upper_bound, upper_terms
 from .certify import certify, Certificate
 from .finite import _check_delta
-from .power_curve import ZeroProbabilityError, _draw_orders
+from .power_curve import ZeroProbabilityError
+from .profiles import profiles
+from .upper import _terms_from_counts
+from scipy import stats
 from .survey_equivalence import survey_equivalence, SurveyEquivalence
 from .datasets import DATASETS, load
 from .calibration import calibrate_by_group
@@ -35,44 +38,37 @@ def _k_grid(n_max, points=25):
     "At most `points` survey sizes from 2 to n_max, always including both ends."
     return np.unique(np.round(np.linspace(2, n_max, min(points, n_max - 1))).astype(int))
 
+def _majority_probs(counts, k):
+    "P(class c holds more than half of k labels drawn without replacement), per row and class: hypergeometric tails."
+    n = counts.sum(1, keepdims=True)
+    return stats.hypergeom.sf(k // 2, n, counts, k)                   # P(Y > k/2) = P(Y > floor(k/2)) for integer Y
+
 def bounds_by_annotators(ann:Annotations, # the human labels
                          model=None, # the model's label per item, for L_N(k); None: the upper bounds only
                          ks=None, # labels per item to evaluate (each >= 2); default up to 25 values from 2 to the most labels on an item
-                         n_draws:int=20, # random label subsets per k for L_N(k)
-                         seed=0, # seed of the subsets
                         ) -> pd.DataFrame:
-    "Expected U_N^(t), U_N^(e) (exact) and L_N (sampled) when each item keeps k random labels of its own."
+    "Expected U_N^(t), U_N^(e) and L_N when each item keeps k random labels of its own: exact, computed per profile."
     check_annotations(ann)
-    seed = _check_seed(seed)
-    counts = np.asarray(ann.counts)
-    n = counts.sum(1)
+    p = profiles(ann, model)
+    c, w = p.counts, p.weight
+    n = c.sum(1)
     if n.max() < 2: raise ValueError("`ann`: no item has two or more labels, so no bound can be computed.")
     ks = _k_grid(int(n.max())) if ks is None else np.asarray(ks)
     if ks.ndim != 1 or not len(ks) or not np.issubdtype(ks.dtype, np.integer) or ks.min() < 2 or ks.max() > n.max():
         raise ValueError(f"`ks` must be integers from 2 to {int(n.max())} (the most labels on an item), got {ks!r}.")
-    if isinstance(n_draws, bool) or not isinstance(n_draws, (int, np.integer)) or n_draws < 1:
-        raise ValueError(f"`n_draws` must be an integer >= 1, got {n_draws!r}.")
     xe = np.zeros(len(n))
-    xe[n >= 2] = upper_terms(ann, "empirical")                          # eq. 4's per-item terms, items with a pair
-    rows = [{"k": int(k), "items": int((n >= k).sum()), "U_t": float(np.sqrt(np.mean(1 / k + (1 - 1 / k) * xe[n >= k]))),
-             "U_e": float(np.sqrt(np.mean(xe[n >= k])))} for k in ks]
-    out = pd.DataFrame(rows)
-    if model is None: return out
-    codes = hard_predictions(ann, model, "model")
-    rng = np.random.default_rng(seed)
-    C, kmax = counts.shape[1], int(ks.max())
-    L = np.zeros((n_draws, len(ks)))
-    for d in range(n_draws):
-        M = _draw_orders(counts, rng, kmax - 1)                        # (I, kmax) random order of each item's labels
-        cum = (M[:, :, None] == np.arange(C)).cumsum(1)                  # counts of the first k labels, every k at once
-        for j, k in enumerate(ks):
-            sub = cum[:, k - 1]
-            top = sub.argmax(1)
-            has = (n >= k) & (sub[np.arange(len(n)), top] > k / 2)       # strict majority, as certify's reference
-            L[d, j] = (codes[has] == top[has]).mean() if has.any() else np.nan
-    out["L_N"] = np.nanmean(L, 0)
-    out["L_N_se"] = np.nanstd(L, 0, ddof=1) / np.sqrt(n_draws) if n_draws > 1 else np.nan
-    return out
+    xe[n >= 2] = _terms_from_counts(c[n >= 2], "empirical")            # eq. 4's per-item terms, profiles with a pair
+    rows = []
+    for k in ks:
+        sel = n >= k
+        ws = w[sel].astype(np.float64)
+        row = {"k": int(k), "items": int(ws.sum()), "U_t": float(np.sqrt(ws @ (1 / k + (1 - 1 / k) * xe[sel]) / ws.sum())),
+               "U_e": float(np.sqrt(ws @ xe[sel] / ws.sum()))}
+        if p.model is not None:
+            q = _majority_probs(c[sel], int(k))
+            row["L_N"] = float(ws @ q[np.arange(sel.sum()), p.model[sel]] / (ws @ q.sum(1))) if ws @ q.sum(1) > 0 else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 # %% ../nbs/80_report.ipynb #9976d280
 _DEFAULT_MODELS = {"running_example": ("hard", "calibrated"), "personal_attacks": (None, "predictor"),
@@ -191,7 +187,7 @@ def make_report(ann:Annotations, # the human labels
                 title:str="labels", # what is analysed, for the headings
                 delta:float=0.05, # certify at level 1 - delta
                 n_bootstrap:int=200, # bootstrap samples of items for the survey-equivalence interval
-                seed=0, # seed of every random step (ties, subsets, bootstrap)
+                seed=0, # seed of every random step (tie-breaks, betting orders, bootstrap)
                 max_k:int|None=None, # largest survey size on the power curve; default (most labels on an item) - 1
                 clip:float|None=None, # ABC probability floor; default none (the paper's ABC)
                 progress:bool=False, # progress bar over the bootstrap
@@ -214,7 +210,7 @@ def make_report(ann:Annotations, # the human labels
                                                     "observed": sp.value, "expected": 0.0, "over": f"{sp.n_items} items"}]
                                                   ).set_index("measure")])
     label = None if codes is None else np.asarray(ann.classes, dtype=object)[codes]
-    bounds = bounds_by_annotators(ann, label, seed=seed)
+    bounds = bounds_by_annotators(ann, label)
     cert = paper = margins = seq = None
     if codes is not None:
         cert = certify(ann, label, delta=delta, seed=seed)
@@ -418,7 +414,7 @@ def to_dict(self:Report) -> dict:
 # %% ../nbs/80_report.ipynb #ead176d0
 @patch
 def plot_bounds(self:Report, ax=None):
-    "U_N^(t), U_N^(e) and, with a model, L_N (mean +- 2 SE over subsets) against the labels kept per item."
+    "U_N^(t), U_N^(e) and, with a model, L_N (each an exact expectation over random subsets) against the labels kept per item."
     if ax is None:
         import matplotlib.pyplot as plt
         _, ax = plt.subplots(figsize=(6, 3.6))
@@ -426,8 +422,7 @@ def plot_bounds(self:Report, ax=None):
     ax.plot(b.k, b.U_t, "o-", ms=3, color="C1", label=r"$\mathcal{U}_N^{(t)}$: average annotator, upper bound")
     ax.plot(b.k, b.U_e, "s--", ms=3, color="C1", alpha=0.6, label=r"$\mathcal{U}_N^{(e)}$ (paper's form)")
     if "L_N" in b:
-        ax.errorbar(b.k, b.L_N, yerr=2 * b.L_N_se.fillna(0), fmt="^-", ms=3, color="C0", capsize=2,
-                    label=r"$\mathcal{L}_N$: model, lower bound (majority of k)")
+        ax.plot(b.k, b.L_N, "^-", ms=3, color="C0", label=r"$\mathcal{L}_N$: model, lower bound (majority of k)")
     ax.set(xlabel="labels per item k (random subset of each item's labels)", ylabel="oracle accuracy bound")
     ax.set_title("Bounds against the number of annotators\n(items with at least k labels; the certificate keeps those with a strict majority)",
                  fontsize=9)

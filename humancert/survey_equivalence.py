@@ -17,7 +17,9 @@ from scipy.special import gammaln
 from .annotations import _check_seed, Annotations, hard_predictions, soft_predictions
 from .scoring import item_scores, SCORERS, DECOMPOSABLE
 from .power_curve import (PowerCurve, _curve, ZeroProbabilityError, _subcompositions, _lfall, _score_dist, _sampled_curve,
-                                   _check_curve_args, _soft_check, _relearn, _progress, _units)
+                                   _check_curve_args, _soft_check, _relearn, _progress, _units, _curve_fn)
+from .annotations import _row_sums
+from .profiles import _unique_rows
 from .combiners import make_combiner, _clip_probs
 
 # %% ../nbs/33_survey_equivalence.ipynb #f1cef5ab
@@ -85,9 +87,15 @@ def _check_predictions(ann, predictions, name="predictions"):
     return soft_predictions(ann, predictions, name) if two_d else hard_predictions(ann, predictions, name)
 
 def _matched(s_item, n, K, mult=None, r=1):
-    "The classifier's mean per-item score on the items with at least k + r labels, for each k (weighted by multiplicity)."
-    m = np.ones(len(s_item)) if mult is None else mult
-    return np.array([np.average(s_item[n >= k + r], weights=m[n >= k + r]) if (m[n >= k + r] > 0).any() else np.nan for k in range(K)])
+    "The classifier's mean per-item score on the items with at least k + r labels, for each k (weighted by multiplicity): two bincounts."
+    m = np.ones(len(s_item)) if mult is None else np.asarray(mult, dtype=np.float64)
+    n = np.asarray(n, dtype=np.intp)
+    top = max(int(n.max()), K + r) + 1
+    tail = lambda v: np.bincount(n, v, minlength=top)[::-1].cumsum()[::-1]   # sums over the items with n >= j, every j
+    sw, w = tail(m * s_item), tail(m)
+    j = np.arange(K) + r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(w[j] > 0, sw[j] / w[j], np.nan)
 
 def survey_equivalence(predictions, # one label per item, or an items x classes probability matrix / DataFrame
                        ann:Annotations, # the human labels
@@ -109,19 +117,18 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
     comb = make_combiner(combiner, ann, clip)
     _soft_check(comb, scorer)
     counts = np.asarray(ann.counts)
-    n = counts.sum(1)
-    prof, inv = np.unique(counts, axis=0, return_inverse=True)
-    inv = inv.ravel()
+    n = _row_sums(counts)                                              # int64: the matched scores' bincounts use it as is
+    prof, inv = _unique_rows(list(counts.T))
     fn = SCORERS[scorer]
     rng = np.random.default_rng(_check_seed(seed))
-    if how == "exact": s_item = item_scores(pred, counts, scorer, n_reference)   # raises for a hard classifier with cross-entropy
+    if how == "exact":
+        s_item = item_scores(pred, counts, scorer, n_reference)            # raises for a hard classifier with cross-entropy
+        exact = _curve_fn(comb, prof, K, scorer, n_reference)              # weight-independent work done once
     def one(item_mult):
         if how == "exact":
-            up, uw, ux = _units(prof, inv, item_mult)                       # ABC leaves out every copy of the predicted item
-            cv = _curve(_relearn(comb, up, uw), up, uw, K, scorer, np.arange(len(up)), r=n_reference, excl=ux)[0]
+            cv = exact(*_units(inv, item_mult, len(prof)))                  # ABC leaves out every copy of the predicted item
             hk = _matched(s_item, n, K, item_mult, n_reference)
-            h = float(np.average(s_item[n >= n_reference], weights=item_mult[n >= n_reference]))
-            return cv, np.zeros(K), hk, h
+            return cv, np.zeros(K), hk, float(hk[0])                        # h: every item with r labels, i.e. k = 0
         cv, se, hk = _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
         h = float(hk[0])                                              # k = 0: every item, a random reference label each
         return cv, se, hk, h
@@ -235,9 +242,9 @@ def expert_equivalence(amateurs:Annotations, # the amateurs' labels
     prof, inv = np.unique(E, axis=0, return_inverse=True)
     inv = inv.ravel()
     ecomb = make_combiner(combiner, ex, clip)
+    exact = _curve_fn(ecomb, prof, K, scorer)
     def one(im):
-        up, uw, ux = _units(prof, inv, im)                               # ABC leaves out every copy of the predicted item
-        cv = _curve(_relearn(ecomb, up, uw), up, uw, K, scorer, np.arange(len(up)), excl=ux)[0]
+        cv = exact(*_units(inv, im, len(prof)))                          # ABC leaves out every copy of the predicted item
         s = _cross_scores(comb, A, E, im, k, scorer)
         return cv, _matched(s, ne, K, im), float(np.average(s, weights=im))
     cv, hk, h = one(np.ones(len(A)))

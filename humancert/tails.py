@@ -31,17 +31,27 @@ def _check_count(count, n, lower):
                          "pass the summary and the count from the same data.")
     return int(count), False
 
-def _check_values(values, n, upper2):
+def _histogram(values, counts):
+    "Distinct values (sorted) and the summed counts of each: the multiset that every upper tail depends on."
+    v, inv = np.unique(np.asarray(values, dtype=np.float64), return_inverse=True)
+    return v, np.bincount(inv.ravel(), np.asarray(counts), minlength=len(v)).astype(np.int64)
+
+def _check_values(values, n, upper2, counts=None):
+    "The per-item values as a histogram: (distinct values, sorted; items with each); `counts` says `values` is one already."
     if values is None:
         raise ValueError("the 'bernstein' and 'betting' upper tails need the per-item values whose mean is U_N^2 "
                          "(`upper_values`, e.g. from upper_terms); with only the summary (U_N, N), 'hoeffding' is the only valid choice.")
     x = np.asarray(values, dtype=np.float64)
-    if x.ndim != 1 or len(x) != n: raise ValueError(f"`upper_values` must hold one value per item ({n}), got shape {x.shape}.")
-    if not np.isfinite(x).all() or (x < 0).any() or (x > 1).any(): raise ValueError("`upper_values` must lie in [0, 1].")
-    if abs(x.mean() - upper2) > 1e-9:
-        raise ValueError(f"`upper_values` average {x.mean():.6g}, but `upper`^2 = {upper2:.6g}; pass the summary and the "
+    if counts is None:
+        if x.ndim != 1 or len(x) != n: raise ValueError(f"`upper_values` must hold one value per item ({n}), got shape {x.shape}.")
+        if not np.isfinite(x).all() or (x < 0).any() or (x > 1).any(): raise ValueError("`upper_values` must lie in [0, 1].")
+        v, k = np.unique(x, return_counts=True)
+    else: v, k = _histogram(x, counts)
+    mean = float(k @ v / n)
+    if abs(mean - upper2) > 1e-9:
+        raise ValueError(f"`upper_values` average {mean:.6g}, but `upper`^2 = {upper2:.6g}; pass the summary and the "
                          "per-item values from the same data.")
-    return x
+    return v, k
 
 # %% ../nbs/16_stronger_certificates.ipynb #2e04d480
 N_ORDERS = 64   # random orders the betting tail averages over
@@ -108,16 +118,20 @@ class _Orders:
             out[j] = np.minimum(1.0, np.exp(-log_mean))
         return out
 
-def _upper_tail_fn(n, upper2, values, tail, seed=0, n_orders=N_ORDERS):
-    "t -> delta_u(t) for one tail, with the betting orders drawn once."
+def _sample_var(v, k, n):
+    "Sample variance (ddof = 1) of the multiset with values v and multiplicities k (n in all)."
+    return float(k @ np.square(v - k @ v / n) / (n - 1))
+
+def _upper_tail_fn(n, upper2, values, tail, seed=0, n_orders=N_ORDERS, counts=None):
+    "t -> delta_u(t) for one tail, with the betting orders drawn once; `values` per item, or distinct values with their `counts`."
     if tail == "hoeffding": return lambda t: np.exp(-2 * n * np.square(np.atleast_1d(np.asarray(t, dtype=np.float64))))
-    x = _check_values(values, n, upper2)
+    v, k = _check_values(values, n, upper2, counts)       # every tail below depends on the values only through this histogram
     if tail == "bernstein":
         if n < 2: raise ValueError("`n`: the empirical Bernstein tail needs at least 2 items.")
-        var = float(np.var(x, ddof=1))
+        var = _sample_var(v, k, n)
         return lambda t: _bernstein_delta(np.atleast_1d(np.asarray(t, dtype=np.float64)), n, var)
     _check_orders(n_orders)
-    o = _Orders(*np.unique(x, return_counts=True), n_orders, _check_seed(seed, int_only=True))
+    o = _Orders(v, k, n_orders, _check_seed(seed, int_only=True))
     return lambda t: o.pvalue(upper2 + np.atleast_1d(np.asarray(t, dtype=np.float64)))
 
 def _bernstein_delta(t, n, var):
@@ -178,11 +192,11 @@ def upper_limit(upper2:float, # U_N^2
     "One-sided upper confidence limit for the true U^2 at level 1 - delta."
     _check_tail(tail, UPPER_TAILS, "tail"); delta, n = _check_delta(delta), _check_n(n)
     if tail == "hoeffding": return min(1.0, upper2 + hoeffding_slack(n, delta))
-    x = _check_values(values, n, upper2)
+    v, k = _check_values(values, n, upper2)
     if tail == "bernstein":
         L2 = np.log(2 / delta)
-        return min(1.0, upper2 + float(np.sqrt(2 * np.var(x, ddof=1) * L2 / n) + 7 * L2 / (3 * (n - 1))))
-    p = _upper_tail_fn(n, upper2, x, tail, seed, n_orders)
+        return min(1.0, upper2 + float(np.sqrt(2 * _sample_var(v, k, n) * L2 / n) + 7 * L2 / (3 * (n - 1))))
+    p = _upper_tail_fn(n, upper2, v, tail, seed, n_orders, counts=k)
     f = lambda t: float(np.log(max(p(t)[0], 1e-300)) - np.log(delta))    # falls with t: the p-value is monotone
     top = 1.0 - upper2 - 1e-12
     if top <= 0 or f(0.0) <= 0: return float(upper2)

@@ -94,6 +94,7 @@ def build_site(dest):
         shutil.copytree(NBS, proj / "nbs")
         shutil.copytree(ROOT / "humancert", proj / "humancert")
         shutil.copytree(ROOT / "data", proj / "data")
+        shutil.copytree(ROOT / "benchmarks", proj / "benchmarks", ignore=shutil.ignore_patterns("*.py", "__pycache__"))  # cached results notebooks read
         res = subprocess.run(["nbdev-proc-nbs"], cwd=proj, capture_output=True, text=True)
         if res.returncode != 0 or not (proj / "_proc").is_dir():
             raise RuntimeError(f"nbdev-proc-nbs failed ({res.returncode}):\n{res.stdout}\n{res.stderr}")

@@ -97,6 +97,24 @@ def test_parquet_input(tmp_path):
     assert f"{certify(ds.annotations, ds.predictions['hard']).score:.4f}" in _line(res.stdout, "S optimal (binomial/betting)")
 
 
+def test_glob_input(tmp_path):
+    "A quoted glob of Parquet parts is one table (DuckDB reads it); the numbers are those of the single file."
+    a, hard, _ = _files(tmp_path)
+    import pandas as pd
+    long = pd.read_csv(tmp_path / "long.csv")
+    (tmp_path / "parts").mkdir()
+    for j, part in enumerate((long.iloc[:3000], long.iloc[3000:7000], long.iloc[7000:])):
+        part.to_parquet(tmp_path / "parts" / f"part-{j}.parquet")
+    res = humancert("report", str(tmp_path / "parts" / "part-*.parquet"), "--format", "long", "--model", "model", "--n-bootstrap", "0")
+    assert res.returncode == 0, res.stderr
+    assert f"{certify(a, hard).score:.4f}" in _line(res.stdout, "S optimal (binomial/betting)")
+    assert f"{a.n_items:,}" in res.stdout or str(a.n_items) in res.stdout
+    res = humancert("report", str(tmp_path / "parts" / "nothing-*.parquet"), "--format", "long", "--n-bootstrap", "0")
+    assert res.returncode == 2 and "INPUT: the glob" in res.stderr and "could not be read" in res.stderr, res.stderr
+    res = humancert("report", str(tmp_path / "parts" / "part-*.json"), "--format", "long", "--n-bootstrap", "0")
+    assert res.returncode == 2 and "a glob must end in .parquet or .csv" in res.stderr, res.stderr
+
+
 def test_report_json_equals_library(tmp_path):
     out = tmp_path / "rep"
     res = humancert("report", "--dataset", "running_example", "--n-bootstrap", "40", "--seed", "7", "--delta", "0.1", "--out", str(out))

@@ -49,12 +49,19 @@ def test_every_estimator_runs_from_the_package():
     rep = humancert.make_report(ann, hard, soft, n_bootstrap=0)
     assert rep.certificate.score == humancert.certify(ann, hard).score and rep.equivalence is not None
     assert len(humancert.bounds_by_annotators(ann)) == 9 and humancert.dataset_case("credbank")[2] is not None
+    long = ann.to_long()
+    with_model = long.assign(model=hard.loc[long["item"]].to_numpy())
+    assert humancert.Annotations.from_table(long).to_counts().equals(ann.to_counts())
+    assert humancert.certify(humancert.profiles_from_table(with_model, model="model")).score == cert.score
+    assert humancert.certify(humancert.profiles(ann, hard)).score == cert.score
+    assert humancert.annotator_agreement_from_table(with_model, model="model", top=3).table.shape == (3, 4)
 
 
 def test_modules_import_cleanly_in_a_fresh_interpreter():
     mods = ["annotations", "agreement", "datasets", "simulate", "upper", "lower", "finite", "certify", "assumptions",
             "known_oracle", "spa", "spa_variance", "spa_experiments", "scoring", "combiners", "power_curve",
-            "survey_equivalence", "abc_theory", "iaa", "cli", "calibration", "tails", "planner", "reference_panels", "reporting"]
+            "survey_equivalence", "abc_theory", "iaa", "cli", "calibration", "tails", "planner", "reference_panels", "reporting",
+            "profiles", "tables", "imports", "gold"]
     code = "import importlib; [importlib.import_module('humancert.' + m) for m in %r]" % mods
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
@@ -90,7 +97,6 @@ def _seeded_calls():
         "state_equivalence": lambda s: hc.state_equivalence(hard, ann, (ds.predictions["ideal"]["pos"] > 0.5).astype(int).to_numpy(), seed=s, max_k=2, max_subsets=2),
         "seq_by_reference": lambda s: hc.seq_by_reference({"agreement": hard}, ann, [1], max_k=2, max_subsets=2, seed=s),
         "make_report": lambda s: hc.make_report(small, seed=s),
-        "bounds_by_annotators": lambda s: hc.bounds_by_annotators(small, seed=s),
         "Combiner.predict": lambda s: hc.Plurality(2).predict(np.array([[1, 1]]), seed=s),
         "SPAVarianceStudy.table": lambda s: hc.spa_variance_study(small, [200, 400], rounds=3, seed=0).table(n_boot=2, seed=s),
     }
