@@ -83,18 +83,13 @@ def _chance_corrected(measure, observed, expected, n_items, n_labels, why):
                                       "report percent_agreement instead.")
     return Agreement(measure, (observed - expected) / (1 - expected), observed, expected, n_items, n_labels)
 
-def _pooled_classes(ann, has):
-    c, w = np.asarray(ann.counts), has.astype(np.float64)
-    n_c = np.array([c[:, j].astype(np.float64) @ w for j in range(c.shape[1])])     # labels of each class on items with a pair
-    return n_c, ann.classes[int(np.argmax(n_c))]
-
 _BLOCK = 1 << 15      # rows per block: the block's float buffers stay in cache and are reused, no fresh pages per call
 
-def _fleiss_sums(counts):
-    "One blocked pass: over items with a pair, the sum of sum_c n_ic(n_ic-1) / (n_i(n_i-1)), the items, and their labels per class."
+def _pair_totals(counts):
+    "One blocked pass over items with a pair: sums of P_i and of sum_c n_ic(n_ic-1)/(n_i-1), labels on them, the items, labels per class."
     c = np.asarray(counts)
     N, k = c.shape
-    total, items, pooled = 0.0, 0, np.zeros(k)
+    p_sum, coin_sum, n_sum, items, pooled = 0.0, 0.0, 0.0, 0, np.zeros(k)
     x, n, same = np.empty(_BLOCK), np.empty(_BLOCK), np.empty(_BLOCK)
     for s in range(0, N, _BLOCK):
         m = min(N, s + _BLOCK) - s
@@ -108,33 +103,29 @@ def _fleiss_sums(counts):
             pooled[j] += xb.sum() if every else xb[has].sum()
             xb *= xb - 1; sb += xb
         if not every: nb, sb = nb[has], sb[has]
-        nb *= nb - 1; sb /= nb
-        total += sb.sum(); items += len(sb)
-    return total, items, pooled
+        n_sum += nb.sum(); items += len(nb)
+        nb -= 1; sb /= nb; coin_sum += sb.sum()           # sum_c n_ic(n_ic-1)/(n_i-1): the item's coincidences (alpha)
+        nb += 1; sb /= nb; p_sum += sb.sum()              # ... / n_i: the item's P_i (kappa)
+    return p_sum, coin_sum, n_sum, items, pooled
 
 def fleiss_kappa(ann:Annotations, # the annotations
                 ) -> Agreement:
     "Fleiss' kappa (SPA eq. 3-4), over items with at least two labels."
     _check_ann(ann)
-    total, items, n_c = _fleiss_sums(ann.counts)
-    top = ann.classes[int(np.argmax(n_c))]
-    p = n_c / n_c.sum() if items else n_c
-    return _chance_corrected("fleiss_kappa", total / items if items else float("nan"), float((p ** 2).sum()), items,
-                             int(n_c.sum()), f"every label is {top!r}")
+    p_sum, _, _, items, n_c = _pair_totals(ann.counts)    # Annotations guarantee an item with a pair
+    p = n_c / n_c.sum()
+    return _chance_corrected("fleiss_kappa", p_sum / items, float((p ** 2).sum()), items, int(n_c.sum()),
+                             f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
 
 # %% ../nbs/01_agreement.ipynb #dcd98d58
 def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowed)
                       ) -> Agreement:
     "Krippendorff's alpha with the nominal difference, from the coincidence matrix of items with at least two labels."
     _check_ann(ann)
-    n, same = _pairs_agreeing(ann.counts)
-    has = n >= 2
-    n, same = n[has], same[has]
-    n_dot = n.sum()
-    observed = float((same / (n - 1)).sum() / n_dot)
-    n_c, top = _pooled_classes(ann, has)
+    _, coin_sum, n_dot, items, n_c = _pair_totals(ann.counts)
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
-    return _chance_corrected("krippendorff_alpha", observed, expected, int(has.sum()), int(n_dot), f"every label is {top!r}")
+    return _chance_corrected("krippendorff_alpha", coin_sum / n_dot, expected, items, int(n_dot),
+                             f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
 
 # %% ../nbs/01_agreement.ipynb #c6bc5d4f
 @dataclass(frozen=True, repr=False)
@@ -203,7 +194,8 @@ def _pair_sums(ann, chance=False):
 
 def _pair_sums_codes(item, annot, label, I, K, C, chance=False, block=1 << 16, dense=None):
     "`_pair_sums` from long codes; `dense` forces (True) or forbids (False) the dense path, default by K."
-    if dense if dense is not None else K <= _BLAS_MAX_K and C < 2**15 and C < 2**15:                 # dense products over blocks of items: BLAS, small temporaries
+    if dense is None: dense = K <= _BLAS_MAX_K and C < 2**15         # int16 label table
+    if dense:                                                          # dense products over blocks of items: BLAS, small temporaries
         L = np.full((I, K), -1, dtype=np.int16)
         L[item, annot] = label
         com, agr = np.zeros((K, K)), np.zeros((K, K))

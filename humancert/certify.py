@@ -275,7 +275,6 @@ def _reference_codes(ann, reference, seed):
     if isinstance(reference, str):
         if reference not in AGGREGATIONS:
             raise ValueError(f"`reference` must be one of {list(AGGREGATIONS)} or a label per item, got {reference!r}.")
-        if reference == "majority": return _majority_codes(ann.counts), reference      # no tie to break
         ref = aggregate(ann, reference, seed=seed)
         return pd.Index(list(ann.classes), dtype=object).get_indexer(ref.to_numpy(dtype=object)), reference
     miss = pd.isna(np.asarray(reference, dtype=object)) if isinstance(reference, (list, tuple, np.ndarray, pd.Series)) else None

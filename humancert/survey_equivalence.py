@@ -17,9 +17,8 @@ from scipy.special import gammaln
 from .annotations import _check_seed, Annotations, hard_predictions, soft_predictions
 from .scoring import item_scores, SCORERS, DECOMPOSABLE
 from .power_curve import (PowerCurve, _curve, ZeroProbabilityError, _subcompositions, _lfall, _score_dist, _sampled_curve,
-                                   _check_curve_args, _soft_check, _relearn, _progress, _units, _curve_fn)
+                                   _check_curve_args, _soft_check, _relearn, _progress, _units, _curve_fn, _curve_data)
 from .annotations import _row_sums
-from .profiles import _unique_rows
 from .combiners import make_combiner, _clip_probs
 
 # %% ../nbs/33_survey_equivalence.ipynb #f1cef5ab
@@ -118,7 +117,7 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
     _soft_check(comb, scorer)
     counts = np.asarray(ann.counts)
     n = _row_sums(counts)                                              # int64: the matched scores' bincounts use it as is
-    prof, inv = _unique_rows(list(counts.T))
+    prof, inv = _curve_data(ann)
     fn = SCORERS[scorer]
     rng = np.random.default_rng(_check_seed(seed))
     if how == "exact":

@@ -114,6 +114,21 @@ def _check_from_table_args(item, annotator, label, annotators):
     if not isinstance(annotators, bool): raise TypeError(f"`annotators` must be True or False, got {annotators!r}.")
     if annotators and annotator is None: raise ValueError("`annotators`=True needs the `annotator` column.")
 
+def _open(source, cols, labels, memory_limit, threads, temp_directory):
+    "The table as a lazy frame in its engine (DuckDB for files and in-memory tables), its columns checked, and the classes."
+    lf = _lazy(source, _connect(memory_limit, threads, temp_directory))
+    _check_columns(lf, cols)
+    return lf, _classes_of(lf, cols["label"], labels)
+
+def _checked_histogram(lf, item, annotator, label, classes, model, counts=True):
+    "Items grouped by (label counts if `counts`, check tallies, model label) in the engine, after every check on the table."
+    keys = ([f"n{j}" for j in range(len(classes))] if counts else []) + ["_clash", "_noann"] + (["_m", "_m2"] if model is not None else [])
+    per_item = _item_query(lf, item, annotator, label, classes, model).with_columns(nw.col(item).is_null().alias("_noitem"))
+    hist = per_item.group_by(*keys, "_noitem").agg(nw.len().alias("_items")).collect().to_pandas()   # the checks ride along
+    if hist["_noitem"].any(): raise ValueError(f"`item`: column {item!r} has missing item id(s); drop or fill those rows.")
+    _check_items(hist, lf, item, annotator, label, model, "_items")
+    return hist
+
 @patch(cls_method=True)
 def from_table(cls:Annotations, source, # Parquet/CSV path or glob, DuckDB relation, pandas/Polars/Arrow table, Polars LazyFrame or Spark DataFrame
                item:str="item", # column of item ids
@@ -127,16 +142,14 @@ def from_table(cls:Annotations, source, # Parquet/CSV path or glob, DuckDB relat
               ) -> Annotations:
     "Annotations from a long table of any size: per-item class counts computed where the table lives (DuckDB by default)."
     _check_from_table_args(item, annotator, label, annotators)
-    con = _connect(memory_limit, threads, temp_directory)
-    lf = _lazy(source, con)
-    _check_columns(lf, {"item": item, "annotator": annotator, "label": label})
-    classes = _classes_of(lf, label, labels)
-    df = _item_query(lf, item, annotator, label, classes).sort(item).collect().to_pandas()
-    _check_items(df, lf, item, annotator, label)
-    if annotators:
+    lf, classes = _open(source, {"item": item, "annotator": annotator, "label": label}, labels, memory_limit, threads, temp_directory)
+    if annotators:                                    # the checks as a tiny histogram, then the labels themselves
+        _checked_histogram(lf, item, annotator, label, classes, None, counts=False)
         long = lf.select(item, annotator, label).unique([item, annotator, label]).sort(item, annotator).collect().to_pandas()
         long[label] = long[label].map(lambda v: v if pd.isna(v) else _tidy_label(v))
         return cls.from_long(long, item, annotator, label, labels=list(classes))
+    df = _item_query(lf, item, annotator, label, classes).sort(item).collect().to_pandas()
+    _check_items(df, lf, item, annotator, label)
     counts = df[[f"n{j}" for j in range(len(classes))]].to_numpy(np.int64)
     return cls.from_counts(pd.DataFrame(counts, index=pd.Index(df[item], name=item), columns=pd.Index(classes, dtype=object)))
 
@@ -152,16 +165,10 @@ def profiles_from_table(source, # as for Annotations.from_table
                        ) -> Profiles:
     "The profile histogram of a long table, computed where the table lives: only (counts, model label, items) rows come back."
     _check_from_table_args(item, annotator, label, False)
-    con = _connect(memory_limit, threads, temp_directory)
-    lf = _lazy(source, con)
-    _check_columns(lf, {"item": item, "annotator": annotator, "label": label, "model": model})
-    classes = _classes_of(lf, label, labels)
-    keys = [f"n{j}" for j in range(len(classes))] + ["_clash", "_noann"] + (["_m", "_m2"] if model is not None else [])
-    per_item = _item_query(lf, item, annotator, label, classes, model).with_columns(nw.col(item).is_null().alias("_noitem"))
-    hist = per_item.group_by(*keys, "_noitem").agg(nw.len().alias("_items")).collect().to_pandas()   # the checks ride along
-    if hist["_noitem"].any(): raise ValueError(f"`item`: column {item!r} has missing item id(s); drop or fill those rows.")
-    _check_items(hist, lf, item, annotator, label, model, "_items")
-    n = keys[:len(classes)]
+    lf, classes = _open(source, {"item": item, "annotator": annotator, "label": label, "model": model}, labels,
+                        memory_limit, threads, temp_directory)
+    hist = _checked_histogram(lf, item, annotator, label, classes, model)
+    n = [f"n{j}" for j in range(len(classes))]
     return Profiles.from_histogram(hist[n].to_numpy(np.int64), hist["_items"].to_numpy(np.int64), list(classes),
                                    None if model is None else hist["_m"].map(_tidy_label).tolist())
 
@@ -201,15 +208,9 @@ def annotator_agreement_from_table(source, # as for Annotations.from_table
     _check_from_table_args(item, annotator, label, False)
     if annotator is None: raise ValueError("`annotator`: per-annotator agreement needs the annotator column; got None.")
     top = _check_top(top)
-    con = _connect(memory_limit, threads, temp_directory)
-    lf = _lazy(source, con)
-    _check_columns(lf, {"item": item, "annotator": annotator, "label": label, "model": model})
-    classes = _classes_of(lf, label, labels)
-    keys = ["_clash", "_noann"] + (["_m", "_m2"] if model is not None else [])
-    checks = (_item_query(lf, item, annotator, label, classes, model).with_columns(nw.col(item).is_null().alias("_noitem"))
-              .group_by(*keys, "_noitem").agg(nw.len().alias("_items")).collect().to_pandas())
-    if checks["_noitem"].any(): raise ValueError(f"`item`: column {item!r} has missing item id(s); drop or fill those rows.")
-    _check_items(checks, lf, item, annotator, label, model, "_items")
+    lf, classes = _open(source, {"item": item, "annotator": annotator, "label": label, "model": model}, labels,
+                        memory_limit, threads, temp_directory)
+    checks = _checked_histogram(lf, item, annotator, label, classes, model, counts=False)
     if model is not None:
         bad = sorted({_tidy_label(v) for v in checks["_m"]} - set(classes), key=str)
         if bad: raise ValueError(f"`model`: column {model!r} has labels {bad[:5]!r} that are not classes {list(classes)!r}.")
