@@ -96,20 +96,26 @@ def _abc_binary(prof, mult, k, clip=0.0, exclude=1.0):
     return _clip_probs(np.stack([d0, 1 - d0], axis=-1), clip)
 
 class _BinaryCurve:
-    "The exact two-class curve with every weight-independent term computed once; `curve` then costs a few array operations per sample."
+    "The exact two-class curve with every weight-independent term computed once and laid out level by level (k); a sample then costs a few array operations per level, and only for the levels asked for."
     def __init__(self, combiner, prof, K, scorer):
         w0, w1 = prof[:, 0].astype(np.float64), prof[:, 1].astype(np.float64)
         n = w0 + w1
         kk = np.repeat(np.arange(K), np.arange(1, K + 1))                     # rows: every (k, y0) with y0 <= k < K
         yy = np.arange(len(kk)) - np.repeat(np.cumsum(np.arange(K)), np.arange(1, K + 1))
         kd, yd = kk[:, None].astype(np.float64), yy[:, None].astype(np.float64)
-        q, r = np.nonzero(((yd <= w0) & (kd - yd <= w1) & (n > kd)).T)        # (profile, row) pairs that occur, grouped by profile
+        q, r = np.nonzero(((yd <= w0) & (kd - yd <= w1) & (n > kd)).T)        # (profile, row) pairs that occur
+        o = np.lexsort((r, q, kk[r]))                                         # ordered by k, then profile, then y0
+        q, r = q[o], r[o]
         k, a = kk[r].astype(np.float64), yy[r].astype(np.float64)
         b, W0, W1, N = k - a, w0[q], w1[q], n[q]
         self.P = np.exp(_lfall(W0, a) - gammaln(a + 1) + _lfall(W1, b) - gammaln(b + 1) - _lfall(N, k) + gammaln(k + 1.0))
         self.R0, self.R1 = (W0 - a) / (N - k), (W1 - b) / (N - k)             # the held-out label's law
-        self.q, self.row, self.kk = q, r, kk
-        self.ptr = np.searchsorted(q, np.arange(len(n) + 1))                  # pairs of profile j: ptr[j]:ptr[j + 1]
+        self.q, self.row, self.kp = q, r, kk[r]
+        self.kptr = np.searchsorted(self.kp, np.arange(K + 1))                # pairs of level k: kptr[k]:kptr[k + 1]
+        self.every_level = bool((np.diff(self.kptr) > 0).all())               # no empty level: sums per level by reduceat
+        self.by_q = np.lexsort((r, q))                                        # the same pairs ordered by profile, then row:
+        cnt = np.bincount(q * K + self.kp, minlength=len(n) * K).reshape(len(n), K)
+        self.qk = np.c_[np.zeros(len(n), np.int64), np.cumsum(cnt, 1)] + np.r_[0, np.cumsum(cnt.sum(1))[:-1]][:, None]   # profile q's level-k pairs: by_q[qk[q, k]:qk[q, k + 1]]
         self.n, self.K, self.scorer, self.clip, self.abc = n, K, scorer, getattr(combiner, "clip", 0.0), combiner.name == "abc"
         if self.abc:
             def T(z0):                                                        # q(z) for z = (z0, k + 1 - z0), every row x profile
@@ -117,13 +123,14 @@ class _BinaryCurve:
                 ok = (w0 >= z0) & (w1 >= z1) & (n >= kd + 1)
                 lt = _lfall(w0, np.minimum(z0, w0)) + _lfall(w1, np.minimum(z1, w1)) - _lfall(n, np.minimum(kd + 1, n))
                 return np.where(ok, np.exp(np.where(ok, lt, 0.0)), 0.0)
-            self.Ta, self.Tb = T(yd + 1), T(yd)                               # label 0 next, label 1 next
-            self.ta, self.tb = self.Ta[r, q], self.Tb[r, q]                   # the own profile's terms, per pair
-            self.sh0, self.sh1 = w0 / np.maximum(n, 1), w1 / np.maximum(n, 1)
+            self.T = np.stack([T(yd + 1), T(yd)])                             # label 0 next, label 1 next: 2 x rows x profiles
+            self.ta, self.tb = self.T[0, r, q], self.T[1, r, q]               # the own profile's terms, per pair
+            self.PR0, self.PR1 = self.P * self.R0, self.P * self.R1
+            self.sh = np.c_[w0, w1] / np.maximum(n, 1)[:, None]               # each profile's label shares (ABC's prior)
         else:                                                                 # a myopic combiner: fixed scores per profile
             D = combiner.distribution(np.c_[a, b].astype(np.int64))
-            s = self._score(D[:, 0], D[:, 1], self.R0, self.R1, kk[r], strict=False)   # -inf raises only for profiles in use
-            self.sp = np.bincount(kk[r] * len(n) + q, self.P * s, minlength=K * len(n)).reshape(K, len(n))
+            s = self._score(D[:, 0], D[:, 1], self.R0, self.R1, self.kp, strict=False)   # -inf raises only for profiles in use
+            self.sp = np.bincount(self.kp * len(n) + q, self.P * s, minlength=K * len(n)).reshape(K, len(n))
 
     def _score(self, d0, d1, R0, R1, k, strict=True):
         "Score of the prediction (d0, d1) against the held-out label; ZeroProbabilityError (if `strict`) where a label that occurs gets 0."
@@ -137,48 +144,95 @@ class _BinaryCurve:
                 if strict and not np.isfinite(s).all(): raise ZeroProbabilityError(int(k[~np.isfinite(s)].min()))
         return s
 
-    def _abc_block(self, p, w, x, Wq, Sa, Sb):
-        "Per-unit scores (K x units) of ABC for a block of units, the sample's totals Sa, Sb given."
-        U = len(p)
-        lens = np.where(w > 0, self.ptr[p + 1] - self.ptr[p], 0)               # units of weight 0 are not evaluated (nor raise)
-        unit = np.repeat(np.arange(U), lens)
-        idx = np.arange(lens.sum()) + np.repeat(self.ptr[p] - np.cumsum(lens) + lens, lens)
-        row, xu = self.row[idx], x[unit]
-        A = Sa[row] - xu * self.ta[idx]                                        # ABC's sums with the own item's copies left out
-        B = Sb[row] - xu * self.tb[idx]
+    def _predict(self, A, B):
+        "ABC's next-label probabilities from its two sums, with the probability floor."
+        den = A + B
+        d0, d1 = A / den, B / den
+        if self.clip > 0:
+            d0, d1 = np.clip(d0, self.clip, 1 - self.clip), np.clip(d1, self.clip, 1 - self.clip)
+            t = d0 + d1
+            d0, d1 = d0 / t, d1 / t
+        return d0, d1
+
+    def _abc_terms(self, S, r0, i, v, Wp):
+        "Weighted scores of the (unit, k, y0) pairs `i` of units with v own copies and weights Wp, or None where a careful pass is needed."
+        row = self.row[i] - r0
+        A = S[0].take(row); A -= v * self.ta[i]                                # ABC's sums, the own item's v copies left out
+        B = S[1].take(row); B -= v * self.tb[i]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d0, d1 = self._predict(A, B)
+            if self.scorer == "cross_entropy": d0, d1 = np.log2(d0), np.log2(d1)
+            t = d0 * self.PR0[i]; t += d1 * self.PR1[i]; t *= Wp
+        if not np.isfinite(t).all():                                           # pairs of profiles not in this pass have weight 0
+            t = np.where(Wp > 0, t, 0.0)
+            if not np.isfinite(t).all(): return None
+        if (A + B).min() <= 1e-300 and np.where(Wp > 0, A + B, np.inf).min() <= 1e-300: return None
+        return t
+
+    def _abc_careful(self, S, r0, i, v, Wp, Wq):
+        "The same terms with ABC's prior where an item has no precedent, 0 log 0 = 0, and ZeroProbabilityError for a label given 0."
+        A = S[0][self.row[i] - r0] - v * self.ta[i]
+        B = S[1][self.row[i] - r0] - v * self.tb[i]
         den = A + B
         back = den <= 1e-300                                                   # no precedent: the prior, own item left out
         if back.any():
-            tot = Wq.sum()
-            p0 = (Wq @ self.sh0 - x * self.sh0[p]) / np.maximum(tot - x, 1e-300)
-            p1 = (Wq @ self.sh1 - x * self.sh1[p]) / np.maximum(tot - x, 1e-300)
-            A, B, den = np.where(back, p0[unit], A), np.where(back, p1[unit], B), np.where(back, (p0 + p1)[unit], den)
-        d0, d1 = A / den, B / den
-        if self.clip > 0:
-            D = _clip_probs(np.stack([d0, d1], -1), self.clip); d0, d1 = D[:, 0], D[:, 1]
-        k = self.kk[row]
-        s = self._score(d0, d1, self.R0[idx], self.R1[idx], k)
-        return np.bincount(k * U + unit, self.P[idx] * s, minlength=self.K * U).reshape(self.K, U)
+            qi, v = self.q[i], np.broadcast_to(v, A.shape)
+            pq = (Wq @ self.sh - v[:, None] * self.sh[qi]) / np.maximum(Wq.sum() - v, 1e-300)[:, None]   # per pair's profile
+            A, B = np.where(back, pq[:, 0], A), np.where(back, pq[:, 1], B)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d0, d1 = self._predict(A, B)
+        return self._score(d0, d1, self.R0[i], self.R1[i], self.kp[i]) * self.P[i] * Wp
 
-    def curve(self, p, w, x=1.0, block=8192):
-        "c_k (k < K) and per-unit scores (K x units, NaN where not used) for units of profiles `p`, weights `w`, own copies `x` (ABC)."
+    def curve(self, p, w, x=1.0, lo=0, hi=None):
+        "c_k for k = lo..hi-1 (NaN where no unit has k + 1 labels) for units of profiles `p`, weights `w`, own copies `x` (ABC)."
+        hi = self.K if hi is None else hi
         p, w = np.asarray(p), np.asarray(w, dtype=np.float64)
-        if self.abc:
-            x = np.broadcast_to(np.asarray(x, dtype=np.float64), p.shape)
-            Wq = np.bincount(p, w, minlength=len(self.n))                        # the sample's weight of each profile
-            Sa, Sb = self.Ta @ Wq, self.Tb @ Wq
-            ends = np.cumsum(self.ptr[p + 1] - self.ptr[p])                       # blocks of about `block` (unit, k, y0) terms:
-            cut = np.r_[0, np.searchsorted(ends, np.arange(block, ends[-1], block)), len(p)] if len(p) else np.r_[0, 0]
-            cut = np.unique(cut)                                                  # small temporaries, reused by the allocator
-            sp = np.concatenate([self._abc_block(p[i:j], w[i:j], x[i:j], Wq, Sa, Sb) for i, j in zip(cut[:-1], cut[1:])], 1) \
-                 if len(p) else np.empty((self.K, 0))
-        use = (self.n[p][None, :] > np.arange(self.K)[:, None]) & (w > 0)
+        used = (self.n[p][None, :] > np.arange(lo, hi)[:, None]) & (w > 0)
+        m = np.where(used, w, 0.0)
         if not self.abc:
-            sp = self.sp[:, p]
-            bad = use & ~np.isfinite(sp)
-            if bad.any(): raise ZeroProbabilityError(int(np.flatnonzero(bad.any(1))[0]))
-        m = np.where(use, w, 0.0)
-        return (sp * m).sum(1) / m.sum(1), np.where(use, sp, np.nan)
+            sp = self.sp[lo:hi, p]
+            bad = used & ~np.isfinite(sp)
+            if bad.any(): raise ZeroProbabilityError(lo + int(np.flatnonzero(bad.any(1))[0]))
+            num = np.where(used, sp * m, 0.0).sum(1)
+        else: num = self._abc_sums(p, w, np.broadcast_to(np.asarray(x, dtype=np.float64), p.shape), lo, hi)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return num / m.sum(1)
+
+    def _abc_sums(self, p, w, x, lo, hi):
+        "Sum over units of weight x s_p(k), k = lo..hi-1: one pass over all pairs of the levels for each common number of copies v, one gathered pass for the rest."
+        Q, r0 = len(self.n), lo * (lo + 1) // 2                                 # rows (k, y0) of these levels: r0 on
+        Wq = np.bincount(p, w, minlength=Q)                                     # the sample's weight of each profile
+        S = self.T[:, r0:hi * (hi + 1) // 2] @ Wq                               # ABC's sums over the sample, per row
+        a, b = self.kptr[lo], self.kptr[hi]
+        live = w > 0
+        p, w, x = p[live], w[live], x[live]
+        lens = self.qk[p, hi] - self.qk[p, lo]                                  # each unit's pairs in these levels
+        vi = x.astype(np.int64)                                                 # copies: whole numbers (a bootstrap's multiplicities)
+        if not np.array_equal(vi, x): vs, vi = np.unique(x, return_inverse=True); vi = vi.ravel()
+        else: vs = np.arange(vi.max() + 1 if len(vi) else 0, dtype=np.float64)
+        dense = np.bincount(vi, lens, minlength=len(vs)) > 0.5 * (b - a)       # most pairs in use: no gathers
+        num = np.zeros(hi - lo)
+        for j in np.flatnonzero(dense):
+            Wv = np.zeros(Q)
+            Wv[p[vi == j]] = w[vi == j]
+            num += self._pass(S, r0, slice(a, b), vs[j], Wv.take(self.q[a:b]), Wq, lo, hi)
+        g = ~dense[vi] & (lens > 0)
+        if g.any():
+            lens, start = lens[g], self.qk[p[g], lo]
+            i = self.by_q[np.arange(lens.sum()) + np.repeat(start - np.cumsum(lens) + lens, lens)]
+            num += self._pass(S, r0, i, np.repeat(x[g], lens), np.repeat(w[g], lens), Wq, lo, hi)
+        return num
+
+    def _pass(self, S, r0, i, v, Wp, Wq, lo, hi):
+        "Sums per level of the weighted ABC scores of pairs `i` (a slice or indices) of units with v own copies and weights Wp."
+        t = self._abc_terms(S, r0, i, v, Wp)
+        if t is None:                                                          # rare: no precedent, 0 log 0, or a label given 0
+            keep = np.flatnonzero(Wp > 0)
+            i = keep + i.start if isinstance(i, slice) else i[keep]
+            t = self._abc_careful(S, r0, i, v if np.ndim(v) == 0 else v[keep], Wp[keep], Wq)
+        elif isinstance(i, slice) and self.every_level:                        # every pair of the levels, in level order
+            return np.add.reduceat(t, self.kptr[lo:hi] - i.start)
+        return np.bincount(self.kp[i] - lo, t, minlength=hi - lo)
 
 def _curve_binary(combiner, prof, mult, K, scorer, excl=1.0):
     "The exact curve for two classes (profiles with multiplicities `mult`); ABC leaves out `excl` copies of each own item."
@@ -211,7 +265,7 @@ def _curve_multi(combiner, prof, mult, K, scorer, r=1, excl=1.0):
     if combiner.name == "abc":
         sh = w / np.maximum(n, 1)[:, None]
         prior = ((mult @ sh)[None, :] - x[:, None] * sh) / np.maximum(mult.sum() - x, 1e-300)[:, None]   # ABC with no labels, own item left out
-    c = np.empty(K); S_all = np.full((K, Q), np.nan)
+    c = np.empty(K)
     for k in range(K):
         p, Y = _subcompositions(prof, k)
         keep = n[p] >= k + r
@@ -243,27 +297,25 @@ def _curve_multi(combiner, prof, mult, K, scorer, r=1, excl=1.0):
             contrib = np.where(R > 0, R * Sc, 0.0).sum(1)
         if not np.isfinite(contrib).all(): raise ZeroProbabilityError(k)
         sp = np.bincount(p, P * contrib, minlength=Q)
-        use = (n >= k + r) & (mult > 0)
-        S_all[k, use] = sp[use]
-        m = np.where(use, mult, 0.0)
-        c[k] = float((sp * m).sum() / m.sum())
-    return c, S_all
+        m = np.where((n >= k + r) & (mult > 0), mult, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):              # NaN where no item of the sample has k + r labels
+            c[k] = float((sp * m).sum() / m.sum())
+    return c
 
 def _curve(combiner, prof, mult, K, scorer, excl_items, vectorise=True, r=1, excl=1.0):
-    "The exact curve c_k and the per-profile scores; ABC leaves out `excl` copies of each profile's own item (1, or a bootstrap's multiplicity)."
+    "The exact curve c_k; ABC leaves out `excl` copies of each profile's own item (1, or a bootstrap's multiplicity)."
     known = type(combiner).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian")
     if vectorise and known and prof.shape[1] == 2 and r == 1:
         return _curve_binary(combiner, prof, mult, K, scorer, excl)
     if vectorise and known and prof.shape[1] * np.log2(K + 2) < 62:
         return _curve_multi(combiner, prof, mult, K, scorer, r, excl)
     c = np.empty(K)
-    S = np.empty((K, len(prof)))
     for k in range(K):
         s = _item_curve(combiner, prof, k, scorer, excl_items, mult, r, excl)
-        S[k] = s
         m = np.where(np.isnan(s), 0.0, mult)
-        c[k] = float(np.nansum(s * m) / m.sum())
-    return c, S
+        with np.errstate(invalid="ignore", divide="ignore"):
+            c[k] = float(np.nansum(s * m) / m.sum())
+    return c
 
 def _units(inv, item_mult, n_prof):
     "A bootstrap sample as evaluation units, one per (profile, multiplicity): profile index, weight (copies in all), copies of one item."
@@ -276,11 +328,14 @@ def _units(inv, item_mult, n_prof):
     return p, (x * count[key]).astype(np.float64), x.astype(np.float64)
 
 def _curve_fn(comb, prof, K, scorer, r=1):
-    "(p, w, x) -> c_k for units of the profiles `prof`: the exact curve, its weight-independent work done once for two classes."
+    "(p, w, x) -> levels(lo=0, hi=K), the reader of c_lo..c_{hi-1} for units of the profiles `prof`; for two classes the weight-independent work is done once and a level is computed only when read."
     if type(comb).__name__ in ("Plurality", "Majority", "Frequency", "AnonymousBayesian") and prof.shape[1] == 2 and r == 1:
         bc = _BinaryCurve(comb, prof, K, scorer)
-        return lambda p, w, x: bc.curve(p, w, x)[0]
-    return lambda p, w, x: _curve(_relearn(comb, prof[p], w), prof[p], w, K, scorer, np.arange(len(p)), r=r, excl=x)[0]
+        return lambda p, w, x: lambda lo=0, hi=K: bc.curve(p, w, x, lo, hi)
+    def sample(p, w, x):
+        c = _curve(_relearn(comb, prof[p], w), prof[p], w, K, scorer, np.arange(len(p)), r=r, excl=x)
+        return lambda lo=0, hi=K: c[lo:hi]
+    return sample
 
 # %% ../nbs/32_power_curve.ipynb #df30571e
 def _predict_table(comb, prof, mult, k, Y, prof_of_row, exclude=True, copies=None):
@@ -329,7 +384,7 @@ def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None, 
             if pred is not None:
                 try: hv[d, k] = fn(pred_rows[el], ref, C)
                 except ValueError: pass
-    bad = np.isnan(vals).all(0)
+    bad = np.isnan(vals).all(0) & (n.max() >= np.arange(K) + r)          # NaN where no item of this sample has k + r labels
     if bad.any():
         raise ValueError(f"the score is undefined on every draw at k = {int(np.flatnonzero(bad)[0])} (e.g. AUC or a "
                          "correlation when every reference label is the same class); use fewer k (`max_k`) or another scorer.")
@@ -338,6 +393,14 @@ def _sampled_curve(comb, fn, prof, inv, mult_items, K, n_draws, rng, pred=None, 
     return np.nanmean(vals, 0), se, (None if pred is None else np.nanmean(hv, 0))
 
 # %% ../nbs/32_power_curve.ipynb #715c10c8
+def _quantile(samples, q, K):
+    "Per-k quantile of bootstrap curves, skipping samples without that point (NaN where none has it)."
+    out = np.full(K, np.nan)
+    if len(samples):
+        has = ~np.isnan(samples).all(0)
+        out[has] = np.nanquantile(samples[:, has], q, axis=0)
+    return out
+
 @dataclass(frozen=True)
 class PowerCurve:
     "A survey power curve: c_k for k = 0..K-1 raters, with bootstrap samples when requested."
@@ -346,18 +409,18 @@ class PowerCurve:
     k: np.ndarray            # numbers of raters 0..K-1
     values: np.ndarray       # c_k
     n_items: np.ndarray      # items with at least k + r labels (r reference raters), per k
-    samples: np.ndarray = field(repr=False)   # bootstrap curves, shape (n_bootstrap, K); empty without bootstrap
+    samples: np.ndarray = field(repr=False)   # bootstrap curves, shape (n_bootstrap, K), NaN at a k no item of the sample reaches; empty without bootstrap
     method: str = "exact"    # 'exact' (expectation over subsets) or 'sampled' (Algorithm 3's random subsets)
     mc_se: np.ndarray|None = field(default=None, repr=False)   # Monte Carlo standard error of c_k (0 when exact)
 
     @property
     def lower(self) -> np.ndarray:
-        "2.5 % bootstrap quantile per k (NaN when no bootstrap was run)."
-        return np.quantile(self.samples, 0.025, axis=0) if len(self.samples) else np.full(len(self.k), np.nan)
+        "2.5 % bootstrap quantile per k, over the samples that have c_k (NaN when no bootstrap was run)."
+        return _quantile(self.samples, 0.025, len(self.k))
     @property
     def upper(self) -> np.ndarray:
-        "97.5 % bootstrap quantile per k (NaN when no bootstrap was run)."
-        return np.quantile(self.samples, 0.975, axis=0) if len(self.samples) else np.full(len(self.k), np.nan)
+        "97.5 % bootstrap quantile per k, over the samples that have c_k (NaN when no bootstrap was run)."
+        return _quantile(self.samples, 0.975, len(self.k))
     def to_frame(self) -> pd.DataFrame:
         "One row per k: c_k, its bootstrap interval, its Monte Carlo SE, and the items behind it."
         se = np.zeros(len(self.k)) if self.mc_se is None else self.mc_se
@@ -447,7 +510,7 @@ def power_curve(ann:Annotations|Profiles, # the human labels (any form; anonymou
     exact = None if how == "sampled" else _curve_fn(comb, prof, K, scorer, n_reference)
     def one(item_mult):
         if how == "sampled": return _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, n_reference=n_reference)[:2]
-        return exact(*_units(inv, item_mult, len(prof))), np.zeros(K)     # ABC leaves out every copy of the predicted item
+        return exact(*_units(inv, item_mult, len(prof)))(), np.zeros(K)     # ABC leaves out every copy of the predicted item
     values, se = one(np.ones(len(inv)))
     n_item = np.bincount(prof.sum(1)[inv])                               # items with each number of labels
     n_k = np.array([int(n_item[k + n_reference:].sum()) for k in range(K)])

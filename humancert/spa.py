@@ -14,23 +14,30 @@ import numpy as np
 import pandas as pd
 
 from .annotations import Annotations, check_annotations
+from .profiles import Profiles
 from .spa_variance import item_agreement_variance, _check_variance_args
 
 # %% ../nbs/20_spa.ipynb #68cb6a24
 WEIGHTINGS = ("flat", "annotations", "annotations_m1", "edges", "inv_var", "inv_var_class")
 
+def _multiplicity(ann):
+    "Items behind each row of `ann.counts`: the profile weights for Profiles, 1 for each item of Annotations."
+    if isinstance(ann, Profiles): return np.asarray(ann.weight, dtype=np.float64)
+    check_annotations(ann)
+    return np.ones(ann.n_items)
+
 def _class_shares(ann):
     c = np.asarray(ann.counts, dtype=np.float64)
-    tot = c.sum(0)
+    tot = _multiplicity(ann) @ c
     return tot / tot.sum()
 
-def spa_weights(ann:Annotations, # the annotations
-                weights="flat", # a weighting name (WEIGHTINGS) or one non-negative weight per item
+def spa_weights(ann:Annotations|Profiles, # the annotations, or their profiles (then one weight per profile, for each of its items)
+                weights="flat", # a weighting name (WEIGHTINGS) or one non-negative weight per item (per profile for Profiles)
                 p=None, # inv_var_class only: class distribution; default the empirical class shares
                ) -> np.ndarray:
     "Per-item weights k_i of SPA; 0 for items with fewer than two labels."
-    check_annotations(ann)
-    n = np.asarray(ann.n_labels, dtype=np.float64)
+    rows = len(_multiplicity(ann))
+    n = np.asarray(ann.counts).sum(1).astype(np.float64)
     has = n >= 2
     if p is not None and not (isinstance(weights, str) and weights == "inv_var_class"):
         raise ValueError("`p` only applies to weights='inv_var_class'.")
@@ -55,9 +62,12 @@ def spa_weights(ann:Annotations, # the annotations
             k = np.zeros_like(n)
             k[has] = [1 / var[int(m)] for m in n[has]]
     else:
+        if isinstance(weights, pd.Series) and isinstance(ann, Profiles):
+            raise TypeError("`weights`: with Profiles pass one weight per profile as an array (a Series is matched to item ids).")
         k = np.asarray(weights, dtype=np.float64) if not isinstance(weights, pd.Series) else weights.reindex(ann.items).to_numpy(dtype=np.float64)
-        if k.shape != (ann.n_items,):
-            raise ValueError(f"`weights` must have one weight per item ({ann.n_items}), got shape {k.shape}.")
+        if k.shape != (rows,):
+            what = "profile" if isinstance(ann, Profiles) else "item"
+            raise ValueError(f"`weights` must have one weight per {what} ({rows}), got shape {k.shape}.")
         if not np.isfinite(k).all() or (k < 0).any(): raise ValueError("`weights` must be finite and non-negative.")
         k = k.copy()
     k[~has] = 0.0
@@ -72,12 +82,14 @@ class SPA:
     weighting: str         # weighting name, or 'custom'
     n_items: int           # items with at least two labels (weight > 0)
     n_labels: int          # labels on those items
-    weights: np.ndarray = field(repr=False)   # per-item weights, normalised to sum to 1
+    weights: np.ndarray = field(repr=False)   # each item's weight (for Profiles, of each item of a profile), normalised so that the items' sum to 1
+    multiplicity: np.ndarray|None = field(default=None, repr=False)   # items behind each weight (Profiles); None: one each
 
     @property
     def effective_n(self) -> float:
         "Kish's effective number of items, (sum k)^2 / sum k^2: the N that Hoeffding's bound uses for a weighted mean."
-        return float(1 / (self.weights ** 2).sum())
+        m = 1.0 if self.multiplicity is None else self.multiplicity
+        return float(1 / (m * self.weights ** 2).sum())
     def __repr__(self):
         return (f"SPA(value={self.value:.6g}, weighting={self.weighting!r}, n_items={self.n_items}, n_labels={self.n_labels}, "
                 f"effective_n={self.effective_n:.6g})")
@@ -86,16 +98,17 @@ class SPA:
         return pd.DataFrame([{"weighting": self.weighting, "value": self.value, "n_items": self.n_items,
                               "n_labels": self.n_labels, "effective_n": self.effective_n}]).set_index("weighting")
 
-def spa(ann:Annotations, # the annotations (sparse or complete; counts suffice)
-        weights="flat", # one of WEIGHTINGS, or one non-negative weight per item
+def spa(ann:Annotations|Profiles, # the annotations (sparse or complete; counts suffice), or their profiles
+        weights="flat", # one of WEIGHTINGS, or one non-negative weight per item (per profile for Profiles)
         p=None, # inv_var_class only: class distribution; default the empirical class shares
        ) -> SPA:
     "Sparse probability of agreement (eq. 7): the weighted mean of per-item agreement over items with two or more labels."
     k = spa_weights(ann, weights, p)
+    m = _multiplicity(ann)
     c = np.asarray(ann.counts, dtype=np.float64)
     n = c.sum(1)
     has = k > 0
     ph = (c[has] * (c[has] - 1)).sum(1) / (n[has] * (n[has] - 1))
-    w = k / k.sum()
-    return SPA(float((w[has] * ph).sum()), weights if isinstance(weights, str) else "custom", int(has.sum()),
-               int(n[has].sum()), w)
+    w = k / (m @ k)
+    return SPA(float((m[has] * w[has]) @ ph), weights if isinstance(weights, str) else "custom", int(m[has].sum()),
+               int(m[has] @ n[has]), w, None if isinstance(ann, Annotations) else m)

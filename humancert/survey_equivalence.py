@@ -19,6 +19,7 @@ from .scoring import item_scores, SCORERS, DECOMPOSABLE
 from .power_curve import (PowerCurve, _curve, ZeroProbabilityError, _subcompositions, _lfall, _score_dist, _sampled_curve,
                                    _check_curve_args, _soft_check, _relearn, _progress, _units, _curve_fn, _curve_data)
 from .annotations import _row_sums
+from .profiles import Profiles, _unique_rows
 from .combiners import make_combiner, _clip_probs
 
 # %% ../nbs/33_survey_equivalence.ipynb #f1cef5ab
@@ -96,8 +97,33 @@ def _matched(s_item, n, K, mult=None, r=1):
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(w[j] > 0, sw[j] / w[j], np.nan)
 
-def survey_equivalence(predictions, # one label per item, or an items x classes probability matrix / DataFrame
-                       ann:Annotations, # the human labels
+def _profile_items(ann, predictions):
+    "Each item's row of the Profiles `ann`, in the profile path's item order (grouped by count vector): the classifier is their model label."
+    if predictions is not None:
+        raise ValueError("`predictions`: with Profiles the classifier is their model label (one per profile); pass predictions=None.")
+    if ann.model is None:
+        raise ValueError("`ann`: these Profiles carry no model label; build them with profiles(ann, model) or "
+                         "profiles_from_table(..., model=...).")
+    _, pinv = _unique_rows(list(np.asarray(ann.counts).T))
+    rows = np.argsort(pinv, kind="stable")
+    return np.repeat(rows, ann.weight[rows])
+
+def _read_equivalence(target, levels, K):
+    "Algorithm 4 reading c_k in growing chunks, only up to its first crossing of `target` (no later point can change the answer); levels(lo, hi) gives c_lo..c_{hi-1}."
+    c, hi = np.empty(0), 0
+    while hi < K:
+        lo, hi = hi, min(K, max(4, 2 * hi))
+        c = np.r_[c, levels(lo, hi)]
+        defined = np.isfinite(c) & np.isfinite(target[:hi])           # a sample without items of k + r labels has no c_k from there on
+        if not defined.all():
+            stop = int(np.argmin(defined))
+            return equivalence(target[:stop], c[:stop])
+        value, bound = equivalence(target[:hi], c)
+        if bound != ">": return value, bound
+    return value, bound
+
+def survey_equivalence(predictions, # one label per item, or an items x classes probability matrix / DataFrame; None with Profiles
+                       ann:Annotations|Profiles, # the human labels, or their profiles with the model's label (the classifier)
                        combiner="abc", # 'plurality', 'majority', 'frequency' or 'abc'
                        scorer:str="cross_entropy", # a name in SCORERS (agreement and cross-entropy exact, the others sampled)
                        n_bootstrap:int=0, # bootstrap samples of items (the paper: 500)
@@ -111,11 +137,13 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
                       ) -> SurveyEquivalence:
     "Survey equivalence of a classifier (Algorithm 4), with bootstrap intervals over items."
     K, how = _check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", max_subsets, n_reference)
-    pred = _check_predictions(ann, predictions)
+    if isinstance(ann, Profiles):                                       # items as the profile path orders them
+        rows = _profile_items(ann, predictions)
+        pred, counts = ann.model[rows], np.asarray(ann.counts)[rows]
+    else: pred, counts = _check_predictions(ann, predictions), np.asarray(ann.counts)
     if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
     comb = make_combiner(combiner, ann, clip)
     _soft_check(comb, scorer)
-    counts = np.asarray(ann.counts)
     n = _row_sums(counts)                                              # int64: the matched scores' bincounts use it as is
     prof, inv = _curve_data(ann)
     fn = SCORERS[scorer]
@@ -124,21 +152,23 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
         s_item = item_scores(pred, counts, scorer, n_reference)            # raises for a hard classifier with cross-entropy
         exact = _curve_fn(comb, prof, K, scorer, n_reference)              # weight-independent work done once
     def one(item_mult):
+        "The sample's curve as a reader of levels, its Monte Carlo SE, h_k and h."
         if how == "exact":
-            cv = exact(*_units(inv, item_mult, len(prof)))                  # ABC leaves out every copy of the predicted item
+            levels = exact(*_units(inv, item_mult, len(prof)))              # ABC leaves out every copy of the predicted item
             hk = _matched(s_item, n, K, item_mult, n_reference)
-            return cv, np.zeros(K), hk, float(hk[0])                        # h: every item with r labels, i.e. k = 0
+            return levels, np.zeros(K), hk, float(hk[0])                    # h: every item with r labels, i.e. k = 0
         cv, se, hk = _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
         h = float(hk[0])                                              # k = 0: every item, a random reference label each
-        return cv, se, hk, h
-    values, se, hk, h = one(np.ones(len(inv)))
+        return (lambda lo=0, hi=K: cv[lo:hi]), se, hk, h
+    levels, se, hk, h = one(np.ones(len(inv)))
+    values = levels()
     target = hk if matched else np.full(K, h)
     value, bound = equivalence(target, values)
     samples, bounds = [], []
     for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
         im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)
-        cb, _, hkb, hb = one(im)
-        v, b = equivalence(hkb if matched else np.full(K, hb), cb)
+        lb, _, hkb, hb = one(im)
+        v, b = _read_equivalence(hkb if matched else np.full(K, hb), lb, K)   # the curve only as far as the crossing
         samples.append(v); bounds.append(b)
     curve = PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + n_reference).sum()) for k in range(K)]),
                        np.empty((0, K)), how, se)
@@ -243,16 +273,17 @@ def expert_equivalence(amateurs:Annotations, # the amateurs' labels
     ecomb = make_combiner(combiner, ex, clip)
     exact = _curve_fn(ecomb, prof, K, scorer)
     def one(im):
-        cv = exact(*_units(inv, im, len(prof)))                          # ABC leaves out every copy of the predicted item
+        levels = exact(*_units(inv, im, len(prof)))                      # ABC leaves out every copy of the predicted item
         s = _cross_scores(comb, A, E, im, k, scorer)
-        return cv, _matched(s, ne, K, im), float(np.average(s, weights=im))
-    cv, hk, h = one(np.ones(len(A)))
+        return levels, _matched(s, ne, K, im), float(np.average(s, weights=im))
+    levels, hk, h = one(np.ones(len(A)))
+    cv = levels()
     value, bound = equivalence(hk, cv)
     rng = np.random.default_rng(_check_seed(seed))
     samples, bounds = [], []
     for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
         im = np.bincount(rng.integers(0, len(A), len(A)), minlength=len(A)).astype(np.float64)
-        cb, hkb, _ = one(im)
-        v, b = equivalence(hkb, cb); samples.append(v); bounds.append(b)
+        lb, hkb, _ = one(im)
+        v, b = _read_equivalence(hkb, lb, K); samples.append(v); bounds.append(b)
     curve = PowerCurve(ecomb.name, scorer, np.arange(K), cv, np.array([int((ne > j).sum()) for j in range(K)]), np.empty((0, K)))
     return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), hk)
