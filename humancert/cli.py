@@ -24,7 +24,8 @@ import humancert
 from .annotations import Annotations, _show
 from .imports import read_label_studio, CROWDKIT_COLUMNS
 from .datasets import DATASETS
-from .reporting import make_report, dataset_case, _check_out
+from .reporting import make_report, report_from_table, dataset_case, _check_out
+from .tables import _lazy, _connect
 
 # %% ../nbs/90_cli.ipynb #dec4c859
 FORMATS = ("wide", "long", "counts", "label-studio")
@@ -247,6 +248,52 @@ def _cell_value(v):
 # %% ../nbs/90_cli.ipynb #4678f6c7
 MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
+def _table_case(input, format, item, annotator, label, labels, model, soft_model, memory_limit):
+    "What --out-of-core needs before the table is reduced: its columns (crowd-kit's names recognised) and the model, a column of INPUT or a file."
+    if format != "long":
+        raise ValueError(f"--out-of-core reduces a table of one row per label (--format long); a {format} table has one row per item "
+                         "and is read in memory: drop --out-of-core.")
+    if set("*?[") & set(str(input)) or Path(input).is_file():
+        low = str(input).lower()
+        if not low.endswith((".parquet", ".parq", ".pq", ".csv", ".csv.gz", ".tsv", ".txt")):
+            raise ValueError(f"INPUT: --out-of-core reads Parquet or CSV (a file or a quoted glob ending in .parquet or .csv), got {str(input)!r}.")
+    else: raise ValueError(f"INPUT: no such file {str(input)!r}; give the path of a Parquet or CSV file, or a quoted glob of them.")
+    try: cols = list(_lazy(input, _connect(memory_limit, None)).collect_schema().names())
+    except Exception as e:
+        if isinstance(e, ValueError) and "memory_limit" in str(e): raise
+        raise ValueError(f"INPUT: {str(input)!r} could not be read ({str(e).splitlines()[0][:200]}); check the file or the glob.") from None
+    notes = []
+    if item is None and annotator == "annotator" and "item" not in cols and set(CROWDKIT_COLUMNS) <= set(cols):
+        item, annotator = "task", "worker"
+        notes.append("INPUT read with crowd-kit's column names (task, worker, label)")
+    item = item or "item"
+    out = {}
+    for flag, spec in (("--model", model), ("--soft-model", soft_model)):
+        if spec is None: continue
+        if Path(spec).is_file():
+            out[flag] = _prediction_file(spec, flag, item)
+            notes.append(f"{flag.lstrip('-')}: file {spec}")
+        elif flag == "--model" and spec in cols:
+            if spec in (item, annotator, label): raise ValueError(f"--model: {spec!r} is the item, annotator or label column; name the model's own column.")
+            out[flag] = spec
+            notes.append(f"model: column {spec} of INPUT")
+        elif flag == "--model":
+            raise ValueError(f"--model: {spec!r} is neither a column of INPUT nor a file; INPUT's columns are {cols[:20]!r}.")
+        else:
+            raise ValueError("--soft-model: with --out-of-core give the probabilities as a file (item id, one column per class, named "
+                             "after it); columns of INPUT are read per item only for --model.")
+    hard = out.get("--model")
+    if isinstance(hard, pd.DataFrame):
+        if hard.shape[1] != 1: raise ValueError(f"--model: the file needs exactly one label column besides the item ids, got {list(hard.columns)!r}.")
+        hard = hard.iloc[:, 0].rename("model")
+    soft = out.get("--soft-model")
+    if soft is not None:                                              # the classes are needed to read the columns
+        from humancert.tables import _open
+        classes = _open(input, {"item": item, "annotator": annotator, "label": label}, None if labels is None else
+                        [_cell_value(v) for v in str(labels).split(",")], memory_limit, None, None)[1]
+        soft = _class_columns(soft, classes, "--soft-model")
+    return item, annotator, label, hard, soft, notes
+
 @call_parse(pos=["input"])
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
@@ -267,15 +314,23 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            out:str=None, # also write report.md, report.json and PNG plots into this folder
            force:bool=False, # overwrite a report already in --out
            quiet:bool=False, # print nothing (errors still go to stderr); for scripts
+           out_of_core:bool=False, # long format: reduce INPUT where it lives (DuckDB): counts, agreement and the annotator view are computed there and no label is read into memory, for tables larger than memory
+           memory_limit:str=None, # --out-of-core: DuckDB's memory limit, e.g. 4GB (default 2GB; it spills to disk beyond it)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     if dataset is not None and labels is not None: raise ValueError("--labels applies to INPUT; a bundled dataset has its own classes.")
     if (input is None) == (dataset is None):
         raise ValueError("give exactly one of INPUT (a labels file) and --dataset NAME "
                          f"(bundled: {', '.join(DATASETS)}).")
+    if memory_limit is not None and not out_of_core: raise ValueError("--memory-limit applies to --out-of-core; add --out-of-core or drop it.")
     if dataset is not None:
+        if out_of_core: raise ValueError("--out-of-core reduces INPUT where it lives; a bundled --dataset is read in memory: drop --out-of-core.")
         ann, hard, soft, notes = dataset_case(dataset, model, soft_model)
         title = f"dataset {dataset}"
+    elif out_of_core:
+        ann, title = None, f"file {input}"
+        item, annotator, label, hard, soft, notes = _table_case(input, format, item, annotator, label, labels, model, soft_model,
+                                                                memory_limit or "2GB")
     else:
         lf = read_labels(input, format, item, annotator, label, missing, labels, from_name, model, soft_model)
         ann, hard, soft, notes, title = lf.annotations, lf.model, lf.soft_model, list(lf.notes), f"file {input}"
@@ -286,8 +341,12 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
                          f"or drop {', '.join(given)} for the agreement-only report.")
     if clip is not None and soft is None: raise ValueError("--clip applies to the ABC curve of a soft model; pass --soft-model or drop --clip.")
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
-    rep = make_report(ann, hard, soft, title, 0.05 if delta is None else delta, 200 if n_bootstrap is None else n_bootstrap,
-                      seed, max_k, clip, progress=not quiet and sys.stderr.isatty(), notes=notes)
+    common = (title, 0.05 if delta is None else delta, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
+              not quiet and sys.stderr.isatty(), notes)
+    if out_of_core:
+        rep = report_from_table(input, item, annotator, label, hard, soft, None if labels is None else [_cell_value(v) for v in str(labels).split(",")],
+                                *common, memory_limit=memory_limit or "2GB")
+    else: rep = make_report(ann, hard, soft, *common)
     text = rep.to_text()
     if out is not None:
         written = rep.save(out, force=force)
@@ -301,7 +360,7 @@ class _ParseError(Exception): "An argparse error, reported on one line first."
 
 def _parse_error(msg): raise _ParseError(msg)
 
-_INPUT_NAMES = ("ann", "x", "df", "counts")   # the library's names for what the command reads from INPUT
+_INPUT_NAMES = ("ann", "x", "df", "counts", "source")   # the library's names for what the command reads from INPUT
 
 def _as_options(msg, params):
     "A library message in the command's words: `soft_model` -> --soft-model, `labels=` -> --labels, `x` or `ann` -> INPUT."

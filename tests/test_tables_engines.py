@@ -11,8 +11,9 @@ import pytest
 from humancert.annotations import Annotations
 from humancert.certify import certify
 from humancert.profiles import profiles
-from humancert.agreement import annotator_agreement
-from humancert.tables import annotator_agreement_from_table, profiles_from_table
+from humancert.agreement import agreement_summary, annotator_agreement
+from humancert.reporting import make_report, report_from_table
+from humancert.tables import agreement_summary_from_table, annotator_agreement_from_table, profiles_from_table
 
 CLASSES = ["a", "b", "c"]
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
@@ -132,3 +133,42 @@ def test_annotator_agreement_is_identical(source, table):
     for part in ("table", "shared"):
         pd.testing.assert_frame_equal(getattr(got, part), getattr(want, part), check_names=False, check_index_type=False,
                                       check_column_type=False, rtol=1e-12, obj=f"{engine} {part}")
+
+
+def test_agreement_summary_is_identical(source, table):
+    "Count measures from the engine's counts and pairwise ones from its per-pair sums equal agreement_summary in memory."
+    engine, src = source
+    long, _ = table
+    kept = long.dropna(subset=["label"]).drop_duplicates(["item", "annotator", "label"]).sort_values("annotator", kind="stable")
+    every = sorted(long["item"].unique())                      # items whose labels are all null are kept, with no label
+    want = agreement_summary(Annotations.from_long(kept[["item", "annotator", "label"]], items=every))
+    got = agreement_summary_from_table(src)
+    assert got.shape.to_dict() == want.shape.to_dict(), engine
+    pd.testing.assert_frame_equal(got.to_frame(), want.to_frame(), rtol=1e-12, obj=engine)
+    for g, w in zip(got.pairwise, want.pairwise):
+        named = lambda p: p.pairs.assign(a=p.annotators[p.pairs.a], b=p.annotators[p.pairs.b]).sort_values(["a", "b"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(named(g), named(w), check_index_type=False, rtol=1e-12, obj=f"{engine} {g.measure}")
+        assert (g.n_pairs, g.n_undefined, g.n_disjoint) == (w.n_pairs, w.n_undefined, w.n_disjoint), engine
+
+
+def test_report_is_identical(source, table):
+    "report_from_table on each engine gives make_report's numbers on the labels in memory (the model a column of the table)."
+    engine, src = source
+    long, model = table
+    kept = long.dropna(subset=["label"]).drop_duplicates(["item", "annotator", "label"]).sort_values("annotator", kind="stable")
+    ann = Annotations.from_long(kept[["item", "annotator", "label"]], items=sorted(long["item"].unique()))
+    want = make_report(ann, model.loc[ann.items], n_bootstrap=20, top_annotators=8).to_dict()
+    got = report_from_table(src, model="model", n_bootstrap=20, top_annotators=8).to_dict()
+    _same(got, want, engine)
+
+
+def _same(a, b, path):
+    "Equal JSON, floats to a relative 1e-12; the notes (which say where the table was reduced) left out."
+    if isinstance(a, dict):
+        assert set(a) - {"notes"} == set(b) - {"notes"}, path
+        for k in set(a) - {"notes"}: _same(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for n, (x, y) in enumerate(zip(a, b)): _same(x, y, f"{path}[{n}]")
+    elif isinstance(a, float) and isinstance(b, float): assert a == pytest.approx(b, rel=1e-12, abs=1e-15), path
+    else: assert a == b, (path, a, b)
