@@ -434,7 +434,7 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       seed=0, # seed of every random step
                       max_k:int|None=None, # largest survey size on the power curve
                       clip:float|None=None, # ABC probability floor
-                      progress:bool=False, # progress bar over the bootstrap
+                      progress:bool=False, # progress bars: the bootstrap's (tqdm) and, on a terminal, DuckDB's for queries over 2 s
                       notes=(), # notes from the caller
                       top_annotators:int=10, # annotators (most labels first) in the per-annotator table
                       memory_limit:str="2GB", # DuckDB's memory limit (it spills to disk beyond it)
@@ -450,7 +450,7 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
     _check_report_args(None, delta, n_bootstrap, max_k, clip, seed, top_annotators)
     _check_from_table_args(item, annotator, label, False)
     lf, classes = _open(source, {"item": item, "annotator": annotator, "label": label, "model": column}, labels,
-                        memory_limit, threads, temp_directory)
+                        memory_limit, threads, temp_directory, progress)
     ann, by_column = _table_counts(lf, item, annotator, label, classes, column)
     summary = _table_summary(lf, ann, item, annotator, label)
     annot = None if annotator is None else _annotator_table(lf, item, annotator, label, column, top_annotators)

@@ -8,6 +8,7 @@ Docs: https://humancert.github.io/humancert/scale.html.md"""
 __all__ = ['profiles_from_table', 'annotator_agreement_from_table', 'agreement_summary_from_table']
 
 # %% ../nbs/05_scale.ipynb #fd12d6bf
+import sys
 import tempfile
 from types import SimpleNamespace
 from pathlib import Path
@@ -51,13 +52,18 @@ def _lazy(source, con):
                         f"Spark DataFrame; got {type(source).__name__}.") from None
     return frame.lazy() if isinstance(frame, nw.DataFrame) else frame
 
-def _connect(memory_limit, threads, temp_directory=None):
-    "A fresh in-memory DuckDB with a memory limit; it spills to `temp_directory` (default: the system's temporary directory)."
+def _connect(memory_limit, threads, temp_directory=None, progress=None):
+    "A fresh in-memory DuckDB with a memory limit; it spills to `temp_directory` (default: the system's temporary directory). Its progress bar (queries over 2 s) writes to stdout, so it shows only on a terminal, and not with progress=False."
+    bar = sys.stdout.isatty() and progress is not False
     cfg = {"memory_limit": memory_limit, "temp_directory": str(temp_directory or Path(tempfile.gettempdir()) / "humancert-duckdb")}
     if threads is not None: cfg["threads"] = threads
-    try: return duckdb.connect(config=cfg)
+    try: con = duckdb.connect(config=cfg)
     except duckdb.Error as e:
         raise ValueError(f"`memory_limit`={memory_limit!r} (or `threads`) is not accepted by DuckDB ({e}); use e.g. '2GB'.") from None
+    for setting in ("enable_progress_bar", "enable_progress_bar_print"):         # per connection; in Jupyter DuckDB
+        try: con.execute(f"SET {setting} = {str(bar).lower()}")                  # may refuse (it draws widgets there, not stdout)
+        except duckdb.Error: pass
+    return con
 
 def _check_columns(lf, cols):
     have = lf.collect_schema().names()
@@ -116,9 +122,9 @@ def _check_from_table_args(item, annotator, label, annotators):
     if not isinstance(annotators, bool): raise TypeError(f"`annotators` must be True or False, got {annotators!r}.")
     if annotators and annotator is None: raise ValueError("`annotators`=True needs the `annotator` column.")
 
-def _open(source, cols, labels, memory_limit, threads, temp_directory):
+def _open(source, cols, labels, memory_limit, threads, temp_directory, progress=None):
     "The table as a lazy frame in its engine (DuckDB for files and in-memory tables), its columns checked, and the classes."
-    lf = _lazy(source, _connect(memory_limit, threads, temp_directory))
+    lf = _lazy(source, _connect(memory_limit, threads, temp_directory, progress))
     _check_columns(lf, cols)
     return lf, _classes_of(lf, cols["label"], labels)
 
