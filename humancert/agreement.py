@@ -244,16 +244,19 @@ def pairwise_agreement(ann:Annotations, # annotations with annotator ids (from_w
     a, b, common, agree, _, labelled = _pair_sums(ann)
     return _pairwise(ann, "agreement", a, b, common, agree / common, labelled)
 
+def _kappa_values(common, agree, chance):
+    "Cohen's kappa of each pair from its sums: items shared, labelled alike, and sum_c of both annotators' class counts multiplied (NaN where P_e = 1)."
+    defined = chance < common ** 2
+    po, pe = agree / common, chance / common.astype(np.float64) ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(defined, (po - pe) / (1 - pe), np.nan)
+
 def cohen_kappa_pairwise(ann:Annotations, # annotations with annotator ids (from_wide or from_long)
                         ) -> PairwiseAgreement:
     "Cohen's kappa for every annotator pair over the items both labelled; undefined pairs are NaN and counted."
     _check_ann(ann, True, "cohen_kappa_pairwise")
     a, b, common, agree, chance, labelled = _pair_sums(ann, chance=True)   # chance: integer, so "P_e = 1" is exact
-    defined = chance < common ** 2
-    po, pe = agree / common, chance / common.astype(np.float64) ** 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        vals = np.where(defined, (po - pe) / (1 - pe), np.nan)
-    return _pairwise(ann, "cohen_kappa", a, b, common, vals, labelled)
+    return _pairwise(ann, "cohen_kappa", a, b, common, _kappa_values(common, agree, chance), labelled)
 
 # %% ../nbs/01_agreement.ipynb #737e96e4
 @dataclass(frozen=True)
@@ -333,6 +336,15 @@ class AgreementSummary:
     def __repr__(self):
         return "AgreementSummary(" + ", ".join(f"{m}={_g(v)}" for m, v in self.to_frame()["value"].items()) + ")"
 
+def _why(e): return str(e).split(" because ")[-1].split(";")[0]        # an UndefinedAgreementError's reason, for the summary
+
+def _pairwise_measures(who, a, b, common, agree, chance, labelled):
+    "Mean pairwise agreement and Cohen's kappa (`who.annotators` names the codes) from one set of pair sums, and (measure, why) if kappa is undefined."
+    out = [_pairwise(who, "agreement", a, b, common, agree / common, labelled)]
+    try: out.append(_pairwise(who, "cohen_kappa", a, b, common, _kappa_values(common, agree, chance), labelled))
+    except UndefinedAgreementError as e: return out, [("mean pairwise cohen_kappa", _why(e))]
+    return out, []
+
 def agreement_summary(ann:Annotations, # the annotations
                      ) -> AgreementSummary:
     "Percent agreement, Fleiss' kappa, Krippendorff's alpha and, with annotator ids, the mean pairwise agreement and Cohen's kappa."
@@ -340,10 +352,9 @@ def agreement_summary(ann:Annotations, # the annotations
     measures, undefined = [percent_agreement(ann)], []
     for fn in (fleiss_kappa, krippendorff_alpha):
         try: measures.append(fn(ann))
-        except UndefinedAgreementError as e: undefined.append((fn.__name__, str(e).split(" because ")[-1].split(";")[0]))
+        except UndefinedAgreementError as e: undefined.append((fn.__name__, _why(e)))
     pairwise = []
     if ann.has_annotators:
-        pairwise.append(pairwise_agreement(ann))
-        try: pairwise.append(cohen_kappa_pairwise(ann))
-        except UndefinedAgreementError as e: undefined.append(("mean pairwise cohen_kappa", str(e).split(" because ")[-1].split(";")[0]))
+        pairwise, more = _pairwise_measures(ann, *_pair_sums(ann, chance=True))   # one pass over the pairs serves both
+        undefined += more
     return AgreementSummary(ann.describe(), tuple(measures), tuple(pairwise), tuple(undefined))

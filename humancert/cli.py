@@ -120,6 +120,15 @@ def _class_columns(frame, classes, flag):
                          "each named after its class.")
     return frame.rename(columns=owner)[classes]
 
+def _classes_option(labels):
+    "--labels 'a,b,c' as the class list (None: the labels found, sorted)."
+    return None if labels is None else [_cell_value(v) for v in str(labels).split(",")]
+
+def _is_crowdkit(item, annotator, columns):
+    "A long table in crowd-kit's layout (task, worker, label), recognised when the item and annotator columns were left at their defaults."
+    columns = set(columns)
+    return item is None and annotator == "annotator" and "item" not in columns and set(CROWDKIT_COLUMNS) <= columns
+
 @dataclass(frozen=True)
 class LabelsFile:
     "What `read_labels` found in a labels file: the annotations and the model's predictions, aligned by item."
@@ -141,13 +150,12 @@ def read_labels(path:str, # CSV or Parquet file of labels
                ) -> LabelsFile:
     "Annotations and the model's predictions from a labels file in one of the three layouts."
     if format not in FORMATS: raise ValueError(f"--format: unknown format {format!r}; choose one of {', '.join(FORMATS)}.")
-    classes = None if labels is None else [_cell_value(v) for v in str(labels).split(",")]
+    classes = _classes_option(labels)
     if format == "label-studio": return _label_studio_file(path, from_name, classes, model, soft_model)
     if from_name is not None: raise ValueError("--from-name applies to --format label-studio.")
     df = _read_table(path)
     if len(df) == 0: raise ValueError(f"INPUT: {str(path)!r} has a header but no rows; it needs one row per item or label.")
-    crowdkit = format == "long" and item is None and annotator == "annotator" and "item" not in df.columns \
-               and set(CROWDKIT_COLUMNS) <= set(map(str, df.columns))
+    crowdkit = format == "long" and _is_crowdkit(item, annotator, map(str, df.columns))
     if crowdkit: item, annotator = "task", "worker"                 # crowd-kit's layout, by its column names
     if format == "long": item = item or "item"
     else:
@@ -248,7 +256,7 @@ def _cell_value(v):
 # %% ../nbs/90_cli.ipynb #4678f6c7
 MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
-def _table_case(input, format, item, annotator, label, labels, model, soft_model, memory_limit):
+def _table_case(input, format, item, annotator, label, labels, model, soft_model, memory_limit, progress):
     "What --out-of-core needs before the table is reduced: its columns (crowd-kit's names recognised) and the model, a column of INPUT or a file."
     if format != "long":
         raise ValueError(f"--out-of-core reduces a table of one row per label (--format long); a {format} table has one row per item "
@@ -258,12 +266,12 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
         if not low.endswith((".parquet", ".parq", ".pq", ".csv", ".csv.gz", ".tsv", ".txt")):
             raise ValueError(f"INPUT: --out-of-core reads Parquet or CSV (a file or a quoted glob ending in .parquet or .csv), got {str(input)!r}.")
     else: raise ValueError(f"INPUT: no such file {str(input)!r}; give the path of a Parquet or CSV file, or a quoted glob of them.")
-    try: cols = list(_lazy(input, _connect(memory_limit, None)).collect_schema().names())
+    try: cols = list(_lazy(input, _connect(memory_limit, None, progress=progress)).collect_schema().names())
     except Exception as e:
         if isinstance(e, ValueError) and "memory_limit" in str(e): raise
         raise ValueError(f"INPUT: {str(input)!r} could not be read ({str(e).splitlines()[0][:200]}); check the file or the glob.") from None
     notes = []
-    if item is None and annotator == "annotator" and "item" not in cols and set(CROWDKIT_COLUMNS) <= set(cols):
+    if _is_crowdkit(item, annotator, cols):
         item, annotator = "task", "worker"
         notes.append("INPUT read with crowd-kit's column names (task, worker, label)")
     item = item or "item"
@@ -289,8 +297,8 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
     soft = out.get("--soft-model")
     if soft is not None:                                              # the classes are needed to read the columns
         from humancert.tables import _open
-        classes = _open(input, {"item": item, "annotator": annotator, "label": label}, None if labels is None else
-                        [_cell_value(v) for v in str(labels).split(",")], memory_limit, None, None)[1]
+        classes = _open(input, {"item": item, "annotator": annotator, "label": label}, _classes_option(labels), memory_limit,
+                        None, None, progress)[1]
         soft = _class_columns(soft, classes, "--soft-model")
     return item, annotator, label, hard, soft, notes
 
@@ -330,7 +338,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     elif out_of_core:
         ann, title = None, f"file {input}"
         item, annotator, label, hard, soft, notes = _table_case(input, format, item, annotator, label, labels, model, soft_model,
-                                                                memory_limit or "2GB")
+                                                                memory_limit or "2GB", not quiet)
     else:
         lf = read_labels(input, format, item, annotator, label, missing, labels, from_name, model, soft_model)
         ann, hard, soft, notes, title = lf.annotations, lf.model, lf.soft_model, list(lf.notes), f"file {input}"
@@ -344,7 +352,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     common = (title, 0.05 if delta is None else delta, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr.isatty(), notes)
     if out_of_core:
-        rep = report_from_table(input, item, annotator, label, hard, soft, None if labels is None else [_cell_value(v) for v in str(labels).split(",")],
+        rep = report_from_table(input, item, annotator, label, hard, soft, _classes_option(labels),
                                 *common, memory_limit=memory_limit or "2GB")
     else: rep = make_report(ann, hard, soft, *common)
     text = rep.to_text()

@@ -20,8 +20,7 @@ import pandas as pd
 from fastcore.basics import patch
 
 from .annotations import Annotations, _encode_labels, _tidy_label
-from .agreement import (AnnotatorAgreement, AgreementSummary, UndefinedAgreementError, agreement_summary, _check_top,
-                                 _pairwise)
+from .agreement import AnnotatorAgreement, AgreementSummary, agreement_summary, _check_top, _pairwise_measures
 from .profiles import Profiles
 
 # %% ../nbs/05_scale.ipynb #000169f9
@@ -294,14 +293,8 @@ def _table_summary(lf, ann, item, annotator, label):
     codes = pd.Series(np.arange(K), index=per[annotator].to_numpy())
     a, b, common, agree, chance = _pair_sums_from_confusion(conf, annotator, label, codes, ann.classes)
     who = SimpleNamespace(annotators=pd.Index(per[annotator].to_numpy(), name=annotator))
-    labelled = per["labels"].to_numpy(np.int64)
-    pairwise, undefined = [_pairwise(who, "agreement", a, b, common, agree / common, labelled)], list(s.undefined)
-    defined = chance < common ** 2
-    po, pe = agree / common, chance / common.astype(np.float64) ** 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        try: pairwise.append(_pairwise(who, "cohen_kappa", a, b, common, np.where(defined, (po - pe) / (1 - pe), np.nan), labelled))
-        except UndefinedAgreementError as e: undefined.append(("mean pairwise cohen_kappa", str(e).split(" because ")[-1].split(";")[0]))
-    return AgreementSummary(shape, s.measures, tuple(pairwise), tuple(undefined))
+    pairwise, undefined = _pairwise_measures(who, a, b, common, agree, chance, per["labels"].to_numpy(np.int64))
+    return AgreementSummary(shape, s.measures, tuple(pairwise), s.undefined + tuple(undefined))
 
 def agreement_summary_from_table(source, # as for Annotations.from_table
                                  item:str="item", # column of item ids
