@@ -1,4 +1,4 @@
-"""Seven real multi-rater datasets, as `Annotations` plus the classifier outputs that come with each: the survey-equivalence paper's four, ImageNet ReaL's raters with an expert-labelled subset, and Davidson et al.'s hate-speech counts with a model's out-of-fold predictions.
+"""Eight real multi-rater datasets, as `Annotations` plus the classifier outputs that come with each: the survey-equivalence paper's four, ImageNet ReaL's raters with an expert-labelled subset, Davidson et al.'s hate-speech counts with a model's out-of-fold predictions, and TweetEval-Annotated's annotators and LLM with the author's own emoji as oracle.
 
 Docs: https://humancert.github.io/humancert/datasets.html.md"""
 
@@ -19,7 +19,8 @@ import pandas as pd
 from .annotations import Annotations
 
 # %% ../nbs/02_datasets.ipynb #e4d7bcef
-DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma", "imagenet_real", "imagenet_real_golden", "davidson")
+DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma", "imagenet_real", "imagenet_real_golden", "davidson",
+            "tweeteval")
 
 @dataclass(frozen=True)
 class Dataset:
@@ -126,8 +127,18 @@ def _davidson():
                    "majority class, 5-fold out-of-fold probabilities (benchmarks/davidson_model.py), written with 6 significant "
                    "digits and renormalised.")
 
+def _tweeteval():
+    d = _read("tweeteval_annotated.csv.gz", index_col="id", dtype=str)
+    d.index = d.index.astype(int)
+    classes = ["fire", "camera", "wink", "smile"]
+    return Dataset("tweeteval", Annotations.from_wide(d.filter(like="annotator_"), labels=classes), {"llm": d["llm"].rename("llm")},
+                   "TweetEval-Annotated (CC BY 4.0): 3,000 tweets of TweetEval's emoji task, each labelled by 4 annotators "
+                   "and an LLM with the emoji they think the author used (fire, camera, wink, smile; 750 tweets each). The "
+                   "emoji the author actually used is a real oracle, in extra['gold']. Codes only, no tweet text.",
+                   {"gold": d["author"].rename("gold")})
+
 _LOADERS = dict(zip(DATASETS, (_running_example, _personal_attacks, _credbank, _guessthekarma, _imagenet_real, _imagenet_real_golden,
-                               _davidson)))
+                               _davidson, _tweeteval)))
 
 def load(name:str, # one of DATASETS
         ) -> Dataset:
