@@ -25,17 +25,23 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'lower_tail_delta', 'upper_tail_delta', 'lower_limit', 'upper_limit', 'StudyPlan', 'plan_study',
            'posterior_predictive', 'state_mixture_curve', 'plurality_distribution', 'ZeroProbabilityError',
            'panel_matrix', 'panel_scale', 'NoiseSimulation', 'uniform_noise', 'hscore_star', 'state_equivalence',
-           'seq_by_reference', 'Report', 'make_report', 'bounds_by_annotators', 'dataset_case']
+           'seq_by_reference', 'Report', 'make_report', 'bounds_by_annotators', 'dataset_case', 'LEVELS', 'cohen_kappa',
+           'cohen_kappa_mean', 'gwet_ac', 'brennan_prediger', 'conger_kappa', 'scott_pi', 'agreement_weights',
+           'SCALE_SCORERS', 'RATING_COMBINERS', 'RatingCombiner', 'AltTest', 'AltTests', 'alt_test', 'JudgeBoard',
+           'compare_judges', 'GoldCertificate', 'certify_with_gold', 'gold_learning_curve', 'GoldPlan',
+           'plan_gold_study', 'agreement_summary_from_table', 'report_from_table']
 
 # %% ../nbs/99_package.ipynb #a99306b0
-from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations
+from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations, LEVELS
 from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
                                  fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
                                  agreement_summary, UndefinedAgreementError, AnnotatorAgreement, annotator_agreement)
+from .coefficients import (cohen_kappa, cohen_kappa_mean, gwet_ac, brennan_prediger, conger_kappa, scott_pi,
+                                    agreement_weights)
 from .datasets import DATASETS, Dataset, load
 from .imports import LabelStudioExport, read_label_studio
 from .profiles import Profiles, profiles
-from .tables import profiles_from_table, annotator_agreement_from_table
+from .tables import profiles_from_table, annotator_agreement_from_table, agreement_summary_from_table
 from .simulate import Simulation, simulate_oracle_labels, noisy_labels
 from .upper import Bound, upper_terms, upper_bound
 from .lower import aggregate, lower_bound
@@ -43,23 +49,27 @@ from .finite import hoeffding_slack, hoeffding_delta, upper_bound_at, lower_boun
 from .certify import Confidence, confidence, Certificate, certify
 from .assumptions import AssumptionReport, check_assumptions, table4_inequalities
 from .gold import OracleAccuracy, oracle_accuracy
+from .gold_certificate import GoldCertificate, certify_with_gold, gold_learning_curve
 from .known_oracle import KnownOracleStudy, known_oracle_study
 from .spa import WEIGHTINGS, SPA, spa, spa_weights
 from .spa_variance import item_agreement_variance
 from .spa_experiments import SPAVarianceStudy, spa_variance_study
 from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, agreement_score, f1_score,
-                               cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score, plurality_distribution)
-from .combiners import COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner
+                               cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score, plurality_distribution, SCALE_SCORERS)
+from .combiners import (COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner,
+                                 RATING_COMBINERS, RatingCombiner)
 from .power_curve import PowerCurve, power_curve, ZeroProbabilityError
 from .survey_equivalence import (SurveyEquivalence, survey_equivalence, equivalence, cross_panel_curve,
                                          expert_equivalence)
 from .calibration import calibrate_isotonic, calibrate_by_group
 from .tails import (LOWER_TAILS, UPPER_TAILS, lower_tail_delta, upper_tail_delta, lower_limit, upper_limit)
-from .planner import StudyPlan, plan_study
+from .planner import StudyPlan, plan_study, GoldPlan, plan_gold_study
 from .abc_theory import posterior_predictive, state_mixture_curve
 from .reference_panels import (panel_matrix, panel_scale, NoiseSimulation, uniform_noise, hscore_star,
                                         state_equivalence, seq_by_reference)
-from .reporting import Report, make_report, bounds_by_annotators, dataset_case
+from .reporting import Report, make_report, bounds_by_annotators, dataset_case, report_from_table
+from .alt_test import AltTest, AltTests, alt_test
+from .judges import JudgeBoard, compare_judges
 from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
                            iaa_general, iaa_certification)
 
@@ -79,4 +89,9 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "lower_tail_delta", "upper_tail_delta", "lower_limit", "upper_limit", "StudyPlan", "plan_study",
          "posterior_predictive", "state_mixture_curve", "plurality_distribution", "ZeroProbabilityError", "panel_matrix",
          "panel_scale", "NoiseSimulation", "uniform_noise", "hscore_star", "state_equivalence", "seq_by_reference", "Report",
-         "make_report", "bounds_by_annotators", "dataset_case"]
+         "make_report", "bounds_by_annotators", "dataset_case",
+         # ratings, LLM judges, gold labels, tables
+         "LEVELS", "cohen_kappa", "cohen_kappa_mean", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi",
+         "agreement_weights", "SCALE_SCORERS", "RATING_COMBINERS", "RatingCombiner", "AltTest", "AltTests", "alt_test",
+         "JudgeBoard", "compare_judges", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
+         "plan_gold_study", "agreement_summary_from_table", "report_from_table"]

@@ -30,13 +30,22 @@ class Agreement:
     expected: float # chance agreement A_e (0 for percent agreement)
     n_items: int    # items with at least two labels (the only ones that carry a pair)
     n_labels: int   # labels on those items
+    se: float|None = None         # standard error (None: no interval asked for)
+    ci: tuple|None = None         # (low, high) confidence interval
+    ci_method: str|None = None    # 'analytic' or 'bootstrap'
+    confidence: float|None = None # the interval's confidence level, e.g. 0.95
 
     def __repr__(self):
+        ci = "" if self.ci is None else (f", se={_g(self.se)}, ci=({_g(self.ci[0])}, {_g(self.ci[1])}), "
+                                         f"ci_method={self.ci_method!r}, confidence={self.confidence:g}")
         return (f"Agreement(measure={self.measure!r}, value={_g(self.value)}, observed={_g(self.observed)}, "
-                f"expected={_g(self.expected)}, n_items={self.n_items}, n_labels={self.n_labels})")
+                f"expected={_g(self.expected)}, n_items={self.n_items}, n_labels={self.n_labels}{ci})")
     def to_frame(self) -> pd.DataFrame:
-        "One-row DataFrame indexed by measure."
-        return pd.DataFrame([asdict(self)]).set_index("measure")
+        "One-row DataFrame indexed by measure (the interval as ci_low, ci_high; NaN where none was asked for)."
+        row = asdict(self)
+        lo, hi = row.pop("ci") or (np.nan, np.nan)
+        row.update(se=np.nan if self.se is None else self.se, ci_low=lo, ci_high=hi)
+        return pd.DataFrame([row]).set_index("measure")
 
 def _check_ann(ann, need_annotators=False, fn=""):
     check_annotations(ann, fn if need_annotators else None)
@@ -109,19 +118,42 @@ def _pair_totals(counts):
     return p_sum, coin_sum, n_sum, items, pooled
 
 def fleiss_kappa(ann:Annotations, # the annotations
+                 method:str="fleiss", # "fleiss", or "randolph" (free-marginal: chance agreement 1/C)
+                 chance:str="pooled", # class shares with missing labels: "pooled" over the labels of items with a pair, or "items" (Gwet's mean of item shares)
+                 weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
+                 ci_method:str|None=None, # None (no interval), "analytic" (Gwet 2014) or "bootstrap"
+                 confidence:float=0.95, # the interval's confidence level
+                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
+                 seed:int=0, # seed of the bootstrap
+                 population:float|None=None, # items in the population (finite-population factor); None: infinite
                 ) -> Agreement:
-    "Fleiss' kappa (SPA eq. 3-4), over items with at least two labels."
+    "Fleiss' kappa (SPA eq. 3-4) over items with two or more labels; with missing labels, chance from class shares pooled over their labels."
     _check_ann(ann)
+    if method not in ("fleiss", "randolph") or (chance, weights, ci_method) != ("pooled", None, None):   # the general family: notebook 07
+        from humancert.coefficients import fleiss_kappa_at
+        return fleiss_kappa_at(ann, method, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
     p_sum, _, _, items, n_c = _pair_totals(ann.counts)    # Annotations guarantee an item with a pair
+    if method == "randolph":                              # free-marginal: every class equally likely by chance
+        return _chance_corrected("randolph_kappa", p_sum / items, 1 / ann.n_classes, items, int(n_c.sum()), f"there is one class ({ann.classes[0]!r})")
     p = n_c / n_c.sum()
     return _chance_corrected("fleiss_kappa", p_sum / items, float((p ** 2).sum()), items, int(n_c.sum()),
                              f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
 
 # %% ../nbs/01_agreement.ipynb #dcd98d58
 def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowed)
+                       level:str|None=None, # "nominal", "ordinal", "interval" or "ratio"; default the annotations' level (`ann.level`)
+                       metric=None, # a callable metric(a, b) -> squared difference of class values, instead of a level
+                       ci_method:str|None=None, # None (no interval), "analytic" (Gwet 2014) or "bootstrap"
+                       confidence:float=0.95, # the interval's confidence level
+                       n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
+                       seed:int=0, # seed of the bootstrap
+                       population:float|None=None, # items in the population (finite-population factor); None: infinite
                       ) -> Agreement:
-    "Krippendorff's alpha with the nominal difference, from the coincidence matrix of items with at least two labels."
+    "Krippendorff's alpha from the coincidence matrix of items with two or more labels, at the annotations' level unless `level` says otherwise."
     _check_ann(ann)
+    if (ann.level if level is None else level) != "nominal" or metric is not None or ci_method is not None:   # notebook 07
+        from humancert.coefficients import krippendorff_alpha_at
+        return krippendorff_alpha_at(ann, level, metric, ci_method, confidence, n_bootstrap, seed, population)
     _, coin_sum, n_dot, items, n_c = _pair_totals(ann.counts)
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
     return _chance_corrected("krippendorff_alpha", coin_sum / n_dot, expected, items, int(n_dot),

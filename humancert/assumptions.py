@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .annotations import Annotations, hard_predictions, check_annotations, _tidy_label
+from .annotations import Annotations, hard_predictions, check_annotations, _tidy_label, _as_item_aligned
 from .lower import aggregate, METHODS as AGGREGATIONS
 
 # %% ../nbs/14_assumptions.ipynb #84c47b98
@@ -82,9 +82,7 @@ def _eq6(model, ref, oracle, n_classes):
 
 def _oracle_codes(ann, oracle):
     "Class codes of the oracle labels (-1 where unknown) and the mask of known ones."
-    if isinstance(oracle, pd.Series) and not oracle.index.equals(ann.items) and oracle.index.is_unique \
-            and set(oracle.index) == set(ann.items):
-        oracle = oracle.reindex(ann.items)
+    if isinstance(oracle, (pd.Series, pd.DataFrame)): oracle = _as_item_aligned(ann, oracle, "oracle")   # by item id, or refused
     if isinstance(oracle, (str, bytes)) or not hasattr(oracle, "__len__"):
         raise TypeError(f"`oracle` must be a sequence of labels, got {type(oracle).__name__}.")
     vals = np.asarray(oracle, dtype=object)

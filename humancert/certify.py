@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/confidence.html.md"""
 __all__ = ['CONFIDENCE_METHODS', 'Confidence', 'confidence', 'Certificate', 'certify']
 
 # %% ../nbs/13_confidence.ipynb #5419d76b
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -56,14 +56,20 @@ def _grad(t_u, L, U, n, tau):
     r = max(np.sqrt(t_u + U * U), 1e-300); t_l = L - tau - r      # r = 0 only when U = 0 and t_u = 0
     return 4 * n * t_u * np.exp(-2 * n * t_u * t_u) - 4 * n * t_l * np.exp(-2 * n * t_l * t_l) / (2 * r)
 
-def _oms(L, U, n, tau, constrained=True, lr=1e-4, steps=100):
-    "Algorithm 2 as the authors' script runs it: stop once S <= 0, else step; projected onto the feasible interval unless constrained=False."
+def _oms(L, U, n, tau, constrained=True, lr=1e-4, steps=100, halving=True):
+    "Algorithm 2 from the HMS start; humancert's additions: projection onto the feasible interval, halving a step that lowers S, stop rules."
     hi = (L - tau) ** 2 - U * U
     clip = (lambda t: min(max(t, 0.0), hi)) if constrained else (lambda t: t)
     t = clip((L - tau - U) / 2)
+    s = _score(t, L, U, n, tau)
     for _ in range(steps):
-        if _score(t, L, U, n, tau) <= 0: break
-        t = clip(t + lr * _grad(t, L, U, n, tau))
+        if s <= 0: break
+        g, step = _grad(t, L, U, n, tau), lr
+        t_new = clip(t + step * g); s_new = _score(t_new, L, U, n, tau)
+        while constrained and halving and s_new < s and step > lr * 2.0 ** -60:   # the step scales itself to the problem
+            step /= 2; t_new = clip(t + step * g); s_new = _score(t_new, L, U, n, tau)
+        if constrained and halving and (s_new < s or t_new == t): break           # no step raises S: converged
+        t, s = t_new, s_new
     return t
 
 def _maximise(S, hi, extra=(), grid=2001):
@@ -132,7 +138,6 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
                upper_tail:str="hoeffding", # 'hoeffding' (the paper), 'bernstein' or 'betting' (need upper_values)
                count:int|None=None, # agreements N L_N for the binomial tail; default round(N L_N), and the result says so
                upper_values=None, # per-item values X_n in [0, 1] with mean U_N^2, any order (Bernstein, betting)
-               seed:int=0, # seed of the betting tail's random orders
               ) -> Confidence:
     "Confidence S (Theorem 7, eq. 17) that the model's oracle accuracy exceeds the average annotator's by tau."
     L, U, n, tau = _check_confidence_args(lower, upper, n, method, tau)
@@ -143,13 +148,15 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
         if from_summary: note = f"agreement count round(N L_N) = {count} taken from the summary"
     if upper_tail == "hoeffding" and lower_tail != "hoeffding" and upper_values is None:
         note = "; ".join(filter(None, [note, "U_N from its summary: Hoeffding is the only valid upper tail"]))
-    du = _upper_tail_fn(n, U * U, upper_values, upper_tail, seed)
+    du = _upper_tail_fn(n, U * U, upper_values, upper_tail)
     return _split(L, U, n, method, tau, (lower_tail, upper_tail), count, du, note)
 
 # %% ../nbs/13_confidence.ipynb #5a335a38
-_SPLIT_CHOSEN = ("the split was chosen from the data, so a false claim is certified at level 1 - delta with probability "
-                 "at most 2 delta (proved; simulations see at most delta); method='balanced' is proved at delta")
+_SPLIT_CHOSEN = ("the split was chosen from the data, so what is proved is weaker than S: a false claim is certified at level "
+                 "1 - delta with probability at most 2 delta, i.e. S = {s:.4f} {p} "
+                 "(simulations see at most delta); method='balanced' is proved at delta")
 _SPLIT_BALANCED = "the balanced split spends delta/2 on each side: a false claim is certified with probability at most delta"
+_NOT_A_PROBABILITY = "S is a confidence, not the probability that the claim is true: it bounds how often a false claim is certified"
 
 @dataclass(frozen=True)
 class Certificate:
@@ -170,15 +177,20 @@ class Certificate:
     reference: str             # how the reference was built
     scores: dict = field(repr=False)  # method -> Confidence, with the chosen tails
     tails: tuple = ("hoeffding", "hoeffding")   # (lower tail, upper tail) behind S
-    seed: int = 0              # seed of the tie-breaks and of the betting tail's random orders
+    seed: int = 0              # seed of the tie-breaks in the aggregation (the tails use no randomness)
     count: int = 0             # agreements N L_N (items where model and reference agree)
     upper_values: np.ndarray | None = field(default=None, repr=False, compare=False)   # the distinct per-item values X_n behind U_N, sorted
     upper_counts: np.ndarray | None = field(default=None, repr=False, compare=False)   # items with each of those values
+    n_outside: int = 0         # items whose model label no annotator's class is (it agrees with nobody)
 
     @property
     def margin(self) -> float:
         "L_N - U_N."
         return self.lower - self.upper
+    @property
+    def proved(self) -> float:
+        "The confidence the theorem proves: S for the balanced split, 2S - 1 for a split chosen from the data (hms, oms, optimal)."
+        return self.score if self.method == "balanced" else 2 * self.score - 1
     @property
     def n_dropped(self) -> int:
         "Items left out, for every reason."
@@ -189,7 +201,8 @@ class Certificate:
         left = "; ".join(f"{v} with {k}" for k, v in self.dropped.items() if v) or "none"
         out = [f"the claim covers the {self.n_items} items with two or more labels and a {self.reference} reference label, "
                f"read as an i.i.d. sample of the items it is about (left out: {left})",
-               _SPLIT_BALANCED if self.method == "balanced" else _SPLIT_CHOSEN]
+               _SPLIT_BALANCED if self.method == "balanced" else _SPLIT_CHOSEN.format(s=self.score, p=f"is a proved confidence of 2S - 1 = {self.proved:.4f}" if self.proved > 0
+                                                     else "proves no confidence (2S - 1 <= 0)"), _NOT_A_PROBABILITY]
         if self.reference == "weighted":
             out.append("the 'weighted' reference estimates annotator weights from all items, so the items' agreements are "
                        "dependent and the lower tail is an approximation, not a proved bound")
@@ -199,25 +212,33 @@ class Certificate:
     def __repr__(self):
         verdict = "certified" if self.certified else "not certified"
         K = "?" if self.n_annotators is None else self.n_annotators
-        return (f"Certificate({verdict} at {1 - self.delta:.0%}: S={self.score:.4f} ({self.method}, tails {self.tails[0]}/{self.tails[1]}), "
+        proved = "S" if self.method == "balanced" else f"2S-1={self.proved:.4f}" if self.proved > 0 else "none (2S-1 <= 0)"
+        return (f"Certificate({verdict} at {1 - self.delta:.0%}: S={self.score:.4f} ({self.method}, tails {self.tails[0]}/{self.tails[1]}; "
+                f"proved confidence {proved}), "
                 f"L_N={self.lower:.4f}, U_N={self.upper:.4f} ({self.upper_kind}), margin={self.margin:+.4f}, "
-                f"N={self.n_items} ({self.n_dropped} left out), K={K}, reference={self.reference!r})")
+                f"N={self.n_items} ({self.n_dropped} left out), K={K}, reference={self.reference!r}{self._outside_note()})")
+    def _outside_note(self):
+        "', model label outside the classes on n items' when n > 0, else nothing (older outputs unchanged)."
+        return f", model label outside the classes on {self.n_outside} item(s)" if self.n_outside else ""
     def to_frame(self) -> pd.DataFrame:
         "Every number of the certificate, one per row, then what it covers."
-        rows = {"certified": self.certified, f"S ({self.method})": self.score, "tails (lower, upper)": f"{self.tails[0]}, {self.tails[1]}",
+        rows = {"certified": self.certified, f"S ({self.method})": self.score,
+                "proved confidence" + ("" if self.method == "balanced" else " (2S - 1: split chosen from the data)"): self.proved,
+                "tails (lower, upper)": f"{self.tails[0]}, {self.tails[1]}",
                 "delta": self.delta, "tau": self.tau,
                 "L_N": self.lower, "U_N^(t)": self.upper_theoretical, "U_N^(e)": self.upper_empirical,
                 f"margin (L_N - U_N^({self.upper_kind[0]}))": self.margin, "N": self.n_items,
                 "K": self.n_annotators if self.n_annotators is not None else "counts data"}
         rows |= {f"left out: {k}": v for k, v in self.dropped.items()}
         rows |= {"reference": self.reference, "seed": self.seed}
+        if self.n_outside: rows["items with a model label outside the classes"] = self.n_outside
         rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
         rows |= {f"caveat {i + 1}": c for i, c in enumerate(self.caveats)}
         return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
     def _du(self, tail=None):
         tail = self.tails[1] if tail is None else tail
         if tail == "hoeffding": return _upper_tail_fn(self.n_items, self.upper ** 2, None, tail)
-        return _upper_tail_fn(self.n_items, self.upper ** 2, self.upper_values, tail, self.seed, counts=self.upper_counts)
+        return _upper_tail_fn(self.n_items, self.upper ** 2, self.upper_values, tail, counts=self.upper_counts)
     def confidence_at(self, taus) -> pd.DataFrame:
         "S for each margin tau (method and tails of the certificate): how large a lead over the humans is certified."
         t = np.atleast_1d(np.asarray(taus, dtype=np.float64))
@@ -297,7 +318,7 @@ def _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, 
     ht, he = (_histogram(_terms_from_counts(counts[keep], kind), weight[keep]) for kind in ("theoretical", "empirical"))
     ut, ue = (float(np.sqrt(k @ v / N)) for v, k in (ht, he))                # summed over the sorted distinct values
     U, (v, k) = (ut, ht) if upper == "theoretical" else (ue, he)
-    du = _upper_tail_fn(N, U * U, None if tails[1] == "hoeffding" else v, tails[1], seed, counts=k)
+    du = _upper_tail_fn(N, U * U, None if tails[1] == "hoeffding" else v, tails[1], counts=k)
     methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal", "balanced")
     scores = {m: _split(L, U, N, m, float(tau), tails, agree, du) for m in methods}
     s = scores[method].score
@@ -311,7 +332,7 @@ def certify(ann:Annotations|Profiles, # the human labels, or their profiles with
             method:str="optimal", # how to split the margin: 'hms', 'oms', 'optimal' or 'balanced' (proved at delta for any data)
             tau:float=0.0, # margin to certify
             upper:str="theoretical", # U_N form: 'theoretical' (proved) or 'empirical' (the paper's tables)
-            seed:int=0, # seed of the tie-breaks in the aggregation and of the betting tail's random orders
+            seed:int=0, # seed of the tie-breaks in the aggregation (recorded)
             tails="auto", # (lower, upper) tails; 'auto' = ('binomial', 'betting'); ('hoeffding', 'hoeffding') is the paper's
            ) -> Certificate:
     "Certify whether a model's oracle accuracy exceeds the average annotator's (Theorems 1, 3, 5-7)."
@@ -326,7 +347,7 @@ def certify(ann:Annotations|Profiles, # the human labels, or their profiles with
         return _certify_profiles(ann.counts, ann.weight, ann.model, _majority_codes(ann.counts), "majority",
                                  delta, method, tau, upper, seed, tails, None)
     if model is None: raise ValueError("`model` is missing: pass the model's label per item (or profiles built with it).")
-    codes = hard_predictions(ann, model, "model")
+    codes = hard_predictions(ann, model, "model", outside=True)   # a label no annotator used: code >= C, agrees with nobody
     counts = np.asarray(ann.counts)
     C = counts.shape[1]
     if isinstance(reference, str) and reference == "majority":      # the reference is a function of the counts
@@ -336,5 +357,7 @@ def certify(ann:Annotations|Profiles, # the human labels, or their profiles with
         ref, ref_name = _reference_codes(ann, reference, seed)
         rows, inv = _unique_rows([*counts.T, codes, ref + 1])
         ref = rows[:, C + 1] - 1
-    return _certify_profiles(rows[:, :C], np.bincount(inv, minlength=len(rows)), rows[:, C], ref, ref_name,
+    cert = _certify_profiles(rows[:, :C], np.bincount(inv, minlength=len(rows)), rows[:, C], ref, ref_name,
                              delta, method, tau, upper, seed, tails, ann.n_annotators)
+    n_out = int((codes >= C).sum())
+    return replace(cert, n_outside=n_out) if n_out else cert

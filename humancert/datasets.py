@@ -20,7 +20,7 @@ from .annotations import Annotations
 
 # %% ../nbs/02_datasets.ipynb #e4d7bcef
 DATASETS = ("running_example", "personal_attacks", "credbank", "guessthekarma", "imagenet_real", "imagenet_real_golden", "davidson",
-            "tweeteval")
+            "tweeteval", "cebab", "dices")
 
 @dataclass(frozen=True)
 class Dataset:
@@ -137,8 +137,31 @@ def _tweeteval():
                    "emoji the author actually used is a real oracle, in extra['gold']. Codes only, no tweet text.",
                    {"gold": d["author"].rename("gold")})
 
+def _cebab():
+    d = _read("cebab.csv.gz", dtype={"review": str, "original": str, "worker": str})
+    ann = Annotations.from_long(d, item="review", annotator="worker", label="rating", labels=[1, 2, 3, 4, 5], level="ordinal")
+    per = d.groupby("review", sort=False).first().reindex(ann.items)
+    return Dataset("cebab", ann, {"tfidf_ridge": per["model"].rename("tfidf_ridge")},
+                   "CEBaB (CC BY 4.0): 15,090 OpenTable restaurant reviews (2,299 originals and edits of them), each rated "
+                   "1-5 stars by 5 of 155 crowd workers (ordinal). Classifier: TF-IDF + ridge predicted rating, trained on the "
+                   "workers' mean, 5-fold out-of-fold (benchmarks/cebab_model.py). The author's own OpenTable rating is in "
+                   "extra['author'] for original reviews (NaN for edits); extra['original'] and extra['is_original'] link "
+                   "edits to their originals. Ids and ratings only, no review text.",
+                   {"author": per["author"].astype("Int64").rename("author"), "original": per["original"].rename("original"),
+                    "is_original": per["is_original"].astype(bool).rename("is_original")})
+
+def _dices():
+    d = _read("dices.csv.gz", index_col="item")
+    classes = ["Yes", "No", "Unsure"]
+    expert = d["expert"].astype(str).rename("expert")
+    return Dataset("dices", Annotations.from_counts(d[classes], labels=classes), {"expert": expert},
+                   "DICES-350 (CC BY 4.0): 350 adversarial human-chatbot conversations, each rated by the same 123 crowd raters "
+                   "(Yes, No, Unsure: is the last chatbot response unsafe, DICES's Q_overall); counts only, rater ids not kept. "
+                   "The experts' gold label (Yes/No, safety_gold) is the classifier 'expert' and also extra['gold']. "
+                   "Counts only, no conversation text.", {"gold": expert.rename("gold")})
+
 _LOADERS = dict(zip(DATASETS, (_running_example, _personal_attacks, _credbank, _guessthekarma, _imagenet_real, _imagenet_real_golden,
-                               _davidson, _tweeteval)))
+                               _davidson, _tweeteval, _cebab, _dices)))
 
 def load(name:str, # one of DATASETS
         ) -> Dataset:

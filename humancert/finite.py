@@ -11,7 +11,7 @@ __all__ = ['hoeffding_slack', 'hoeffding_delta', 'upper_bound_at', 'lower_bound_
 import numpy as np
 
 from .annotations import Annotations
-from .upper import Bound, upper_terms, upper_weights
+from .upper import Bound, upper_terms, upper_weights, EMPIRICAL_NOTE
 from .lower import _check_labels_pair
 
 # %% ../nbs/12_finite_sample.ipynb #59fb9f46
@@ -52,7 +52,8 @@ def upper_bound_at(ann:Annotations, # the annotations
     n_eff = 1 / float((w ** 2).sum())                   # Hoeffding for a weighted mean: N -> (sum w)^2 / sum w^2
     t = float(np.sqrt(np.log(1 / delta) / (2 * n_eff)))
     u2 = float((w * x).sum())
-    return Bound(f"upper ({kind})", float(min(1.0, np.sqrt(u2 + t))), float(np.sqrt(u2)), t, delta, len(x))
+    return Bound(f"upper ({kind})", float(min(1.0, np.sqrt(u2 + t))), float(np.sqrt(u2)), t, delta, len(x),
+                 EMPIRICAL_NOTE if kind == "empirical" else "")
 
 def lower_bound_at(model, # the model's label per item
                    reference, # the reference label per item, usually aggregate(ann)

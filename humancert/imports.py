@@ -80,6 +80,9 @@ def _load_export(src):
 
 def _choices(result, from_name, where):
     "The choice(s) one result list gives for the control `from_name` ([] if it gives none)."
+    if not isinstance(result, list):
+        raise ValueError(f"`src`: {where}: `result` must be a list of result objects (as Label Studio exports them), got "
+                         f"{type(result).__name__} {result!r:.40}; export the project again in the full JSON format.")
     found = [r for r in result if isinstance(r, dict) and r.get("from_name") == from_name]
     out = []
     for r in found:
@@ -103,6 +106,9 @@ def _annotator(a, where):
     who = a.get("completed_by")
     if isinstance(who, dict): who = who.get("id", who.get("email"))
     if who is None: raise ValueError(f"`src`: {where} has no `completed_by`; humancert needs to know who gave each label.")
+    if isinstance(who, (list, dict, set)):
+        raise ValueError(f"`src`: {where}: `completed_by` is {who!r}, not one annotator id; each answer needs exactly one "
+                         "annotator (a user id or an object with `id`).")
     return who
 
 def _choice_label(ch, multi_choice, where):
@@ -115,6 +121,8 @@ def read_label_studio(src, # a Label Studio JSON export: path, JSON string, or p
                       from_name:str|None=None, # the Choices control to read; default the only one in the export
                       multi_choice:str="error", # an answer with several choices: 'error' or 'join' (the sorted combination is the label)
                       labels=None, # class order; default sorted labels found
+                      duplicates:str="error", # one annotator answering one task twice: "error", "first" or "last" (in export order)
+                      level:str="nominal", # scale of the labels: "nominal", "ordinal", "interval" or "ratio"
                      ) -> LabelStudioExport:
     "Annotations and per-model-version predictions from a Label Studio JSON export (a classification question)."
     if multi_choice not in MULTI_CHOICE: raise ValueError(f"`multi_choice` must be one of {list(MULTI_CHOICE)}, got {multi_choice!r}.")
@@ -134,7 +142,7 @@ def read_label_studio(src, # a Label Studio JSON export: path, JSON string, or p
         for a in t.get("annotations") or t.get("completions") or []:
             where = f"task {tid!r}, annotation {a.get('id', '?')!r}"
             if a.get("was_cancelled"): skipped["cancelled annotations"] += 1; continue
-            ch = _choices(a.get("result") or [], from_name, where)
+            ch = _choices([] if a.get("result") is None else a["result"], from_name, where)
             if not ch: skipped["annotations without an answer"] += 1; continue
             rows.append((tid, _annotator(a, where), _choice_label(ch, multi_choice, where))); got += 1
         skipped["tasks without any label"] += got == 0
@@ -147,7 +155,8 @@ def read_label_studio(src, # a Label Studio JSON export: path, JSON string, or p
     if len(set(ids)) != len(ids): raise ValueError("`src`: task ids repeat; export each task once.")
     if not rows: raise ValueError(f"`src`: no submitted answer to {from_name!r} in the export (all cancelled or empty).")
     long = pd.DataFrame(rows, columns=["task", "annotator", "label"])
-    ann = Annotations.from_long(long, item="task", annotator="annotator", label="label", labels=labels, items=ids)
+    ann = Annotations.from_long(long, item="task", annotator="annotator", label="label", labels=labels, items=ids, duplicates=duplicates,
+                                level=level)
     index = pd.Index(ids, name="task")
     pred = pd.DataFrame({v: pd.Series(d, dtype=object) for v, d in preds.items()}, index=index, dtype=object)
     if len(pred.columns):
@@ -164,9 +173,10 @@ def from_label_studio(cls:Annotations, src, # a Label Studio JSON export: path, 
                       from_name:str|None=None, # the Choices control to read; default the only one in the export
                       multi_choice:str="error", # an answer with several choices: 'error' or 'join'
                       labels=None, # class order; default sorted labels found
+                      level:str="nominal", # scale of the labels: "nominal", "ordinal", "interval" or "ratio"
                      ) -> Annotations:
     "Annotations from a Label Studio JSON export; `read_label_studio` also gives the models' predictions."
-    return read_label_studio(src, from_name, multi_choice, labels).annotations
+    return read_label_studio(src, from_name, multi_choice, labels, level=level).annotations
 
 CROWDKIT_COLUMNS = ("task", "worker", "label")
 
@@ -174,9 +184,10 @@ CROWDKIT_COLUMNS = ("task", "worker", "label")
 def from_crowdkit(cls:Annotations, df:pd.DataFrame, # crowd-kit's long layout: one row per label, columns task, worker, label
                   labels=None, # class order; default sorted labels found
                   duplicates:str="error", # one worker labelling one task twice: "error", "first" or "last"
+                  level:str="nominal", # scale of the labels: "nominal", "ordinal", "interval" or "ratio"
                  ) -> Annotations:
     "Annotations from a table in crowd-kit's layout (columns task, worker, label)."
     if not isinstance(df, pd.DataFrame): raise TypeError(f"`df` must be a pandas DataFrame in crowd-kit's layout, got {type(df).__name__}.")
     missing = [c for c in CROWDKIT_COLUMNS if c not in df.columns]
     if missing: raise ValueError(f"`df` lacks crowd-kit's column(s) {missing!r}; it has {list(df.columns)[:10]!r}. Use from_long for other names.")
-    return cls.from_long(df, item="task", annotator="worker", label="label", labels=labels, duplicates=duplicates)
+    return cls.from_long(df, item="task", annotator="worker", label="label", labels=labels, duplicates=duplicates, level=level)

@@ -31,6 +31,21 @@ def _class_shares(ann):
     tot = _multiplicity(ann) @ c
     return tot / tot.sum()
 
+def _custom_weights(ann, weights):
+    "A user's weights as floats: an array or list in item order, or a Series aligned to the items by id (refused if it misses some)."
+    if isinstance(weights, pd.Series):
+        if not weights.index.is_unique: raise ValueError("`weights`: its index repeats item ids; give one weight per item.")
+        lack = ~pd.Index(ann.items).isin(weights.index)
+        if lack.any():
+            raise ValueError(f"`weights`: its index has no weight for {int(lack.sum())} of the {len(lack)} items (first: "
+                             f"{ann.items[int(np.flatnonzero(lack)[0])]!r}); index the weights by item id, or pass an array in item order.")
+        weights = weights.reindex(ann.items)
+    try: return np.asarray(weights, dtype=np.float64)
+    except (TypeError, ValueError):
+        bad = next((v for v in np.ravel(np.asarray(weights, dtype=object)) if not isinstance(v, (int, float, np.number))), weights)
+        raise TypeError(f"`weights` must be one of {list(WEIGHTINGS)} or numbers (one non-negative weight per item), got "
+                        f"a value {bad!r:.40}.") from None
+
 def spa_weights(ann:Annotations|Profiles, # the annotations, or their profiles (then one weight per profile, for each of its items)
                 weights="flat", # a weighting name (WEIGHTINGS) or one non-negative weight per item (per profile for Profiles)
                 p=None, # inv_var_class only: class distribution; default the empirical class shares
@@ -64,7 +79,7 @@ def spa_weights(ann:Annotations|Profiles, # the annotations, or their profiles (
     else:
         if isinstance(weights, pd.Series) and isinstance(ann, Profiles):
             raise TypeError("`weights`: with Profiles pass one weight per profile as an array (a Series is matched to item ids).")
-        k = np.asarray(weights, dtype=np.float64) if not isinstance(weights, pd.Series) else weights.reindex(ann.items).to_numpy(dtype=np.float64)
+        k = _custom_weights(ann, weights)
         if k.shape != (rows,):
             what = "profile" if isinstance(ann, Profiles) else "item"
             raise ValueError(f"`weights` must have one weight per {what} ({rows}), got shape {k.shape}.")

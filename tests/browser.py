@@ -15,11 +15,11 @@ def chromium_or_skip(what):
     pytest.skip(msg)
 
 
-def dump_dom(chromium, page, profile):
-    "The DOM of `page` after Chromium has loaded and run it."
+def dump_dom(chromium, page, profile, budget_ms=3000):
+    "The DOM of `page` after Chromium has loaded it and run its scripts for `budget_ms` of virtual time."
     cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={profile}", "--virtual-time-budget=3000", "--dump-dom", page.as_uri()]
+           f"--user-data-dir={profile}", f"--virtual-time-budget={budget_ms}", "--dump-dom", page.as_uri()]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, f"chromium failed on {page.name}: {res.stderr[-2000:]}"
     return res.stdout

@@ -5,7 +5,10 @@ Quarto cannot be installed on the project's machines, so this module does the tw
 * `readme_text()` turns `nbs/index.ipynb` into the README's markdown (what `nbdev-readme` does with Quarto);
 * `build_site(dest)` runs `nbdev-proc-nbs` (nbdev's own processing: directives, show_doc, doc links) on a copy
   of the project and renders each processed notebook to HTML with nbconvert, naming pages as Quarto does
-  (`01_agreement.ipynb` -> `agreement.html`) and rewriting links to the docs site into local links.
+  (`01_agreement.ipynb` -> `agreement.html`) and rewriting links to the docs site into local links. The pages
+  typeset their mathematics with a local copy of MathJax 2.7 (from the dev extra's `jupyter-server-mathjax`, or
+  Debian's `libjs-mathjax`), copied into the site's `mathjax/` folder, so they render with no network; Quarto's own
+  build (`nbdev-docs`) keeps its CDN.
 
     python tests/docs_site.py readme        # rewrite README.md from nbs/index.ipynb
     python tests/docs_site.py site DIR      # build the HTML site into DIR
@@ -81,6 +84,23 @@ def _front_matter_to_title(nb):
             return
 
 
+MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"   # a combined configuration both local copies ship
+
+
+def local_mathjax():
+    "Folder of a local MathJax 2.7 (holding MathJax.js and config/), from jupyter-server-mathjax or Debian's libjs-mathjax."
+    candidates = []
+    try:
+        import jupyter_server_mathjax
+        candidates.append(Path(jupyter_server_mathjax.__file__).parent / "static")
+    except ImportError: pass
+    candidates.append(Path("/usr/share/javascript/mathjax"))
+    for c in candidates:
+        if (c / "MathJax.js").is_file() and (c / "config" / "TeX-AMS-MML_HTMLorMML-full.js").is_file(): return c
+    raise RuntimeError("No local MathJax: install the dev extra (`pip install -e \".[dev]\"`, which brings "
+                       "jupyter-server-mathjax) or Debian's libjs-mathjax, so the docs' mathematics renders offline.")
+
+
 def build_site(dest):
     "Process the notebooks with nbdev and render them to HTML pages in `dest`; return the list of pages."
     from nbconvert import HTMLExporter
@@ -102,7 +122,8 @@ def build_site(dest):
         c = Config()
         c.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
         c.TagRemovePreprocessor.enabled = True
-        exporter = HTMLExporter(template_name="lab", config=c)
+        shutil.copytree(local_mathjax(), dest / "mathjax", dirs_exist_ok=True)
+        exporter = HTMLExporter(template_name="lab", config=c, mathjax_url=f"mathjax/MathJax.js?config={MATHJAX_CONFIG}")
         base = _doc_url()
         nav = _nav(_sidebar(proj / "_proc" / "_quarto.yml"))
         pages = []

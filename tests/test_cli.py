@@ -55,7 +55,7 @@ def test_report_on_bundled_data(name):
     label = hard if hard is not None else soft.idxmax(axis=1)
     c = certify(ann, label)
     assert f"{c.lower:.4f}" in _line(res.stdout, "L_N")
-    assert f"{c.score:.4f}" in _line(res.stdout, "S optimal (binomial/betting)")
+    assert f"S = {c.score:.4f}" in _line(res.stdout, "verdict")
     assert ("NOT CERTIFIED" in res.stdout) == (not c.certified)
     assert "Assumptions you must judge" in res.stdout
 
@@ -83,7 +83,7 @@ def test_three_layouts_give_the_library_numbers(tmp_path):
     for f, *opts in runs:
         res = humancert("report", str(tmp_path / f), *opts, "--n-bootstrap", "30", "--seed", "4")
         assert res.returncode == 0, (f, res.stderr)
-        assert f"{c.score:.4f}" in _line(res.stdout, "S optimal (binomial/betting)"), f
+        assert f"S = {c.score:.4f}" in _line(res.stdout, "verdict"), f
         assert f"{c.upper_theoretical:.4f}" in _line(res.stdout, "U_N^(t)"), f
         assert f"{e.value:.2f}" in _line(res.stdout, "equivalence") and f"[{e.interval[0]:.2f}, {e.interval[1]:.2f}]" in res.stdout, f
 
@@ -214,7 +214,8 @@ def test_bad_input_exit_2(args, msg, tmp_path):
     ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--format", "tall"], "--format: unknown format 'tall'"),
     ("l.csv", "item,annotator,answer\n1,a,x\n", ["--format", "long"], "column 'label' is not in the table"),
     ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--model", "m"], "--model: 'm' is neither a column of INPUT nor a file"),
-    ("w.csv", "item,a,b,m\n1,x,y,z\n2,x,x,x\n", ["--model", "m"], "--model has labels ['z']"),
+    # one label outside the humans' classes is accepted (it agrees with nobody); a model with no label in them is refused
+    ("w.csv", "item,a,b,m\n1,x,y,z\n2,x,x,w\n", ["--model", "m"], "--model has labels ['z', 'w'] that are not classes"),
     ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--delta", "0.1"], "--delta needs a model"),
     ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--n-bootstrap", "5"], "--n-bootstrap needs a model"),
     ("w.csv", "item,a,b,m\n1,x,y,x\n2,x,x,x\n", ["--model", "m", "--clip", "0.01"], "--clip applies to the ABC curve"),
@@ -373,3 +374,139 @@ def test_crowdkit_columns_in_long_format(tmp_path):
     assert res.returncode == 0, res.stderr
     assert "crowd-kit's column names" in res.stdout
     assert f"{agreement_summary(a).to_frame().loc['krippendorff_alpha', 'value']:.4f}" in _line(res.stdout, "krippendorff_alpha")
+
+
+def test_judge_label_outside_the_classes(tmp_path):
+    "A model (judge) label no annotator used is accepted without --labels and counted; it agrees with nobody (issue 22 item 3)."
+    import numpy as np
+    import pandas as pd
+    rng = np.random.default_rng(7)
+    n = 80
+    df = pd.DataFrame({"item": range(n), **{a: rng.choice(["x", "y"], n) for a in "abc"}})
+    df["judge"] = np.where(rng.random(n) < 0.25, "ignore", df["a"])
+    path = tmp_path / "j.csv"
+    df.to_csv(path, index=False)
+    res = humancert("report", str(path), "--model", "judge", "--n-bootstrap", "5")
+    assert res.returncode == 0, res.stderr
+    n_out = int((df["judge"] == "ignore").sum())
+    assert f"model: {n_out} item(s) have a label no annotator used (ignore)" in res.stdout
+    majority = np.where((df[list("abc")] == "x").sum(axis=1) >= 2, "x", "y")      # three labels, two classes: always a strict majority
+    assert f"{(df['judge'].to_numpy() == majority).mean():.4f}" in _line(res.stdout, "L_N")
+    assert "classes                      2" in res.stdout                  # the humans' classes, not the judge's
+    df["judge"] = "ignore"                                                   # no label shared with the humans: a wrong column
+    df.to_csv(path, index=False)
+    res = humancert("report", str(path), "--model", "judge")
+    assert res.returncode == 2 and "none of its labels is one" in res.stderr, res.stderr
+
+
+def test_gold_certificate_in_the_report(tmp_path):
+    "--gold: the gold certificate beside the agreement-only one, its numbers from plain numpy on the raw labels, in text and JSON."
+    import numpy as np
+    tw = load("tweeteval")
+    res = humancert("report", "--dataset", "tweeteval", "--model", "llm", "--gold", "gold", "--n-bootstrap", "0",
+                    "--out", str(tmp_path / "rep"))
+    assert res.returncode == 0, res.stderr
+    assert "Gold certificate (delta = 0.05)" in res.stdout and "uniformly random subset" in res.stdout
+    wide, gold, llm = tw.annotations.to_wide(), tw.extra["gold"], tw.predictions["llm"]
+    q = (wide.to_numpy() == gold.loc[wide.index].to_numpy()[:, None]).mean(1)      # share of an item's 4 labels that are right
+    right = (llm.loc[wide.index] == gold.loc[wide.index]).to_numpy()
+    g = json.loads((tmp_path / "rep" / "report.json").read_text())["gold_certificate"]
+    assert g["n_gold"] == 3000 and g["n_items"] == 3000 and g["certified"] is True
+    assert abs(g["model_accuracy"] - right.mean()) < 1e-12 and abs(g["annotator_accuracy"] - q.mean()) < 1e-12
+    assert abs(g["estimate"] - (right - q).mean()) < 1e-12
+    assert "3000 gold items out of 3000" in (tmp_path / "rep" / "report.md").read_text()
+    plain = humancert("report", "--dataset", "tweeteval", "--model", "llm", "--n-bootstrap", "0")
+    assert plain.returncode == 0 and "Gold certificate" not in plain.stdout
+
+
+def test_gold_from_a_file_and_bad_gold(tmp_path):
+    import numpy as np
+    re_ = load("running_example")
+    re_.annotations.to_wide().to_csv(tmp_path / "wide.csv")
+    hard = re_.predictions["hard"]
+    hard.rename("model").to_csv(tmp_path / "model.csv")
+    pick = np.sort(np.random.default_rng(1).choice(len(hard), 200, replace=False))
+    hard.iloc[pick].rename("gold").to_csv(tmp_path / "gold.csv")
+    res = humancert("report", str(tmp_path / "wide.csv"), "--model", str(tmp_path / "model.csv"), "--gold", str(tmp_path / "gold.csv"),
+                    "--n-bootstrap", "0")
+    assert res.returncode == 0, res.stderr
+    assert "200 gold items out of 1000" in res.stdout
+    shifted = hard.iloc[pick].rename("gold"); shifted.index = shifted.index + 5000      # ids that are no items: refused, not aligned by position
+    shifted.to_csv(tmp_path / "gold_bad.csv")
+    bad = humancert("report", str(tmp_path / "wide.csv"), "--model", str(tmp_path / "model.csv"), "--gold", str(tmp_path / "gold_bad.csv"))
+    assert bad.returncode == 2 and "never by position" in bad.stderr.splitlines()[0], bad.stderr
+    nomodel = humancert("report", str(tmp_path / "wide.csv"), "--gold", str(tmp_path / "gold.csv"))
+    assert nomodel.returncode == 2 and "--gold compares a model's labels" in nomodel.stderr.splitlines()[0]
+
+
+def _tweeteval_file(tmp_path):
+    "TweetEval-Annotated as one wide CSV: the four annotators, then the LLM's and the author's emoji."
+    tw = load("tweeteval")
+    wide = tw.annotations.to_wide().assign(llm=tw.predictions["llm"], author=tw.extra["gold"])
+    path = tmp_path / "tweeteval.csv"
+    wide.to_csv(path, index_label="item")
+    return path, wide
+
+
+def test_several_judges_and_alt_test(tmp_path):
+    "--model with several columns (comma-separated or repeated) and --alt-test add a ranked judges section (issue 22 item 4)."
+    path, wide = _tweeteval_file(tmp_path)
+    res = humancert("report", str(path), "--model", "llm,author", "--alt-test", "0.2", "--n-bootstrap", "10", "--out", str(tmp_path / "rep"))
+    assert res.returncode == 0, res.stderr
+    head = "Judges (ranked by advantage probability; alternative annotator test at epsilon = 0.2, q = 0.05)"
+    sec = res.stdout.split(head + "\n")[1].split("\n\n")[0].splitlines()
+    assert [l.split()[0] for l in sec] == ["llm", "author"]
+    H = wide[[c for c in wide if c.startswith("annotator_")]].to_numpy()
+    for line, j in zip(sec, ("llm", "author")):
+        assert f"agreement with the humans {(H == wide[j].to_numpy()[:, None]).mean():.4f}" in line
+        assert "alt-test passed" in line
+    data = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert [r["judge"] for r in data["judges"]["table"]] == ["llm", "author"]
+    assert (tmp_path / "rep" / "judges.png").stat().st_size > 0
+    assert "](judges.png)" in (tmp_path / "rep" / "report.md").read_text()
+    again = humancert("report", str(path), "--model", "llm", "--model", "author", "--alt-test", "0.2", "--n-bootstrap", "10")
+    assert again.returncode == 0 and head in again.stdout
+    assert again.stdout.split(head)[1].split("\n\n")[0] == res.stdout.split(head)[1].split("\n\n")[0]
+
+
+def test_judges_file_and_existing_outputs_unchanged(tmp_path):
+    path, wide = _tweeteval_file(tmp_path)
+    humans = tmp_path / "humans.csv"
+    wide.drop(columns=["llm", "author"]).to_csv(humans, index_label="item")
+    judges = tmp_path / "judges.csv"
+    wide[["llm", "author"]].to_csv(judges, index_label="item")
+    res = humancert("report", str(humans), "--model", str(judges), "--n-bootstrap", "10")
+    assert res.returncode == 0, res.stderr
+    assert "Judges (ranked by agreement)" in res.stdout                   # several judges, no --alt-test: ranked by agreement
+    one = humancert("report", str(humans), "--model", str(judges), "--n-bootstrap", "10")
+    assert one.stdout == res.stdout                                      # reproducible
+    plain = humancert("report", str(path), "--model", "llm", "--n-bootstrap", "10")
+    assert plain.returncode == 0 and "Judges" not in plain.stdout         # one model, no --alt-test: the report as before
+
+
+@pytest.mark.parametrize("args, msg", [
+    (["--model", "llm", "--score", "neg_mae"], "--score applies to --alt-test"),
+    (["--alt-test", "0.2"], "--alt-test needs a judge"),
+    (["--model", "llm", "--alt-test", "1.5"], "--alt-test: EPSILON must be in [0, 1)"),
+])
+def test_judge_option_errors_exit_2(tmp_path, args, msg):
+    path, _ = _tweeteval_file(tmp_path)
+    res = humancert("report", str(path), *args)
+    assert res.returncode == 2, res.stdout
+    assert msg in res.stderr.splitlines()[0], res.stderr
+
+
+def test_gold_certificate_for_each_judge(tmp_path):
+    import numpy as np
+    re_ = load("running_example")
+    wide = re_.annotations.to_wide()
+    hard = re_.predictions["hard"]
+    wide["judge_a"] = hard
+    wide["judge_b"] = np.where(np.arange(len(hard)) % 7 == 0, "neg", hard)
+    wide.to_csv(tmp_path / "wide.csv")
+    pick = np.sort(np.random.default_rng(2).choice(len(hard), 250, replace=False))
+    hard.iloc[pick].rename("gold").to_csv(tmp_path / "gold.csv")
+    res = humancert("report", str(tmp_path / "wide.csv"), "--model", "judge_a,judge_b", "--gold", str(tmp_path / "gold.csv"), "--n-bootstrap", "0")
+    assert res.returncode == 0, res.stderr
+    assert "250 gold items out of 1000" in res.stdout
+    assert "judge judge_a: S plain" in res.stdout and "judge judge_b: S plain" in res.stdout

@@ -2,7 +2,9 @@
 
 The site is built by `docs_site.build_site` (nbdev-proc-nbs + nbconvert). Starting from index.html, Chromium loads
 every page reachable through internal links; the test fails on a page the sidebar lists but that was not built, a
-link to a page or file that does not exist, or a Python traceback anywhere in a rendered page.
+link to a page or file that does not exist, or a Python traceback anywhere in a rendered page. On two theory pages it
+also checks that the mathematics was typeset by the local MathJax: MathJax's output elements are there and no TeX
+source is left as text.
 """
 import re
 from html.parser import HTMLParser
@@ -14,6 +16,21 @@ from browser import chromium_or_skip, dump_dom
 from docs_site import ROOT, build_site, readme_text, page_name, _sidebar
 
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|\w+Error\s+Traceback")
+MATH_PAGES = ("upper_bound.html", "confidence.html")   # theory pages, dense in inline and display maths
+
+
+def raw_tex(dom):
+    "TeX left as visible text in a page's DOM: `$...$` or `\\(...\\)` spans holding a backslash command, outside code."
+    text = re.sub(r"(?s)<script.*?</script>|<style.*?</style>|<pre.*?</pre>|<code.*?</code>", " ", dom)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return re.findall(r"\$[^$\n]{0,200}?\\[A-Za-z]+[^$\n]{0,200}?\$|\\\([^\n]{0,200}?\\\)", text)
+
+
+def test_raw_tex_detector():
+    "The check below can fail: it finds untypeset TeX and ignores TeX that MathJax has replaced or that sits in code."
+    assert raw_tex("<p>bound $\\mathcal L_N$ here</p>") == ["$\\mathcal L_N$"]
+    assert raw_tex('<p><span class="MathJax">L</span><script type="math/tex">\\mathcal L_N</script></p>') == []
+    assert raw_tex("<pre>x = '$\\alpha$'</pre><p>costs $5 and $6</p>") == []
 
 
 def test_readme_matches_index():
@@ -45,6 +62,7 @@ def test_site_in_browser(site, tmp_path):
     missing = [p for p in listed if p not in built]
     assert not missing, f"pages listed in nbs/_quarto.yml but not built: {missing}"
 
+    assert (site / "mathjax" / "MathJax.js").is_file(), "the site has no local MathJax"
     seen, todo, problems = set(), ["index.html"], []
     while todo:
         name = todo.pop()
@@ -53,8 +71,13 @@ def test_site_in_browser(site, tmp_path):
         page = site / name
         if not page.is_file():
             problems.append(f"missing page {name}"); continue
-        dom = dump_dom(chromium, page, tmp_path / "profile")
+        dom = dump_dom(chromium, page, tmp_path / "profile", budget_ms=20000 if name in MATH_PAGES else 3000)
         if TRACEBACK.search(dom): problems.append(f"Python traceback rendered in {name}")
+        if name in MATH_PAGES:
+            typeset = len(re.findall(r'class="MathJax(?:_Display)?"', dom))
+            left = raw_tex(dom)
+            if typeset < 20: problems.append(f"{name}: only {typeset} formulas typeset by MathJax")
+            if left: problems.append(f"{name}: {len(left)} formulas left as raw TeX, e.g. {left[:3]}")
         parser = _Links(); parser.feed(dom)
         if parser.h1 == 0: problems.append(f"{name} has no title (h1)")
         for ref in parser.hrefs + parser.srcs:
@@ -66,3 +89,4 @@ def test_site_in_browser(site, tmp_path):
             elif target.endswith(".html"): todo.append(target)
     assert not problems, "\n".join(problems)
     assert set(listed) <= seen, f"pages not reachable from index.html: {sorted(set(listed) - seen)}"
+    assert set(MATH_PAGES) <= seen, f"theory pages not reached: {sorted(set(MATH_PAGES) - seen)}"

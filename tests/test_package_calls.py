@@ -61,7 +61,7 @@ def test_modules_import_cleanly_in_a_fresh_interpreter():
     mods = ["annotations", "agreement", "datasets", "simulate", "upper", "lower", "finite", "certify", "assumptions",
             "known_oracle", "spa", "spa_variance", "spa_experiments", "scoring", "combiners", "power_curve",
             "survey_equivalence", "abc_theory", "iaa", "cli", "calibration", "tails", "planner", "reference_panels", "reporting",
-            "profiles", "tables", "imports", "gold"]
+            "profiles", "tables", "imports", "gold", "coefficients", "gold_certificate", "alt_test", "judges"]
     code = "import importlib; [importlib.import_module('humancert.' + m) for m in %r]" % mods
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
@@ -73,11 +73,12 @@ def _seeded_calls():
     ds = hc.load("running_example")
     ann, hard, soft = ds.annotations, ds.predictions["hard"], ds.predictions["calibrated"]
     small = hc.Annotations.from_counts(ann.to_counts().iloc[:60])
+    wide = hc.Annotations.from_wide(ann.to_wide().iloc[:60, :3])
+    pair = ann.to_wide().iloc[:60, 0], ann.to_wide().iloc[:60, 1]
     x = np.full(50, 0.8)
     return {
         "simulate_oracle_labels": lambda s: hc.simulate_oracle_labels(20, [0.8, 0.7], seed=s),
         "aggregate": lambda s: hc.aggregate(ann, "plurality", seed=s),
-        "confidence": lambda s: hc.confidence(0.9, np.sqrt(0.8), 50, upper_tail="betting", upper_values=x, seed=s),
         "certify": lambda s: hc.certify(ann, hard, seed=s),
         "check_assumptions": lambda s: hc.check_assumptions(ann, hard, hard, seed=s),
         "known_oracle_study": lambda s: hc.known_oracle_study(n_items=20, n_annotators=3, seed=s),
@@ -91,14 +92,23 @@ def _seeded_calls():
         "power_curve": lambda s: hc.power_curve(small, n_bootstrap=1, seed=s, max_k=2),
         "survey_equivalence": lambda s: hc.survey_equivalence(soft.iloc[:60], small, n_bootstrap=1, seed=s, max_k=2),
         "expert_equivalence": lambda s: hc.expert_equivalence(small, small, 1, n_bootstrap=1, seed=s, max_k=2),
-        "upper_tail_delta": lambda s: hc.upper_tail_delta(0.05, 50, 0.8, x, "betting", seed=s),
-        "upper_limit": lambda s: hc.upper_limit(0.8, 50, 0.05, "betting", x, seed=s),
         "uniform_noise": lambda s: hc.uniform_noise(30, [[0.9, 0.1], [0.1, 0.9]], 5, 0.8, seed=s),
         "state_equivalence": lambda s: hc.state_equivalence(hard, ann, (ds.predictions["ideal"]["pos"] > 0.5).astype(int).to_numpy(), seed=s, max_k=2, max_subsets=2),
         "seq_by_reference": lambda s: hc.seq_by_reference({"agreement": hard}, ann, [1], max_k=2, max_subsets=2, seed=s),
         "make_report": lambda s: hc.make_report(small, seed=s),
         "Combiner.predict": lambda s: hc.Plurality(2).predict(np.array([[1, 1]]), seed=s),
         "SPAVarianceStudy.table": lambda s: hc.spa_variance_study(small, [200, 400], rounds=3, seed=0).table(n_boot=2, seed=s),
+        "fleiss_kappa": lambda s: hc.fleiss_kappa(small, ci_method="bootstrap", n_bootstrap=2, seed=s),
+        "krippendorff_alpha": lambda s: hc.krippendorff_alpha(small, ci_method="bootstrap", n_bootstrap=2, seed=s),
+        "gwet_ac": lambda s: hc.gwet_ac(small, ci_method="bootstrap", n_bootstrap=2, seed=s),
+        "brennan_prediger": lambda s: hc.brennan_prediger(small, ci_method="bootstrap", n_bootstrap=2, seed=s),
+        "conger_kappa": lambda s: hc.conger_kappa(wide, ci_method="bootstrap", n_bootstrap=2, seed=s),
+        "cohen_kappa_mean": lambda s: hc.cohen_kappa_mean(wide, ci_method="bootstrap", n_bootstrap=2, seed=s),
+        "cohen_kappa": lambda s: hc.cohen_kappa(pair[0], pair[1], ci_method="bootstrap", n_bootstrap=2, seed=s),
+        "scott_pi": lambda s: hc.scott_pi(pair[0], pair[1], ci_method="bootstrap", n_bootstrap=2, seed=s),
+        "compare_judges": lambda s: hc.compare_judges(wide, hard.iloc[:60], epsilon=None, n_bootstrap=2, seed=s, max_k=2),
+        "gold_learning_curve": lambda s: hc.gold_learning_curve(ann, hard, hard.rename("gold"), [50], 1, seed=s),
+        "report_from_table": lambda s: hc.report_from_table(ann.to_long().iloc[:200], n_bootstrap=1, seed=s),
     }
 
 

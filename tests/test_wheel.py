@@ -31,4 +31,4 @@ def test_wheel_ships_data_and_loads(tmp_path):
     res = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); {code}"],
                          capture_output=True, text=True, cwd=tmp_path)
     assert res.returncode == 0, res.stderr[-3000:]
-    assert res.stdout.strip() == "[1000, 23178, 1377, 400, 184962, 1135, 24783]"
+    assert res.stdout.strip() == "[1000, 23178, 1377, 400, 184962, 1135, 24783, 3000, 15090, 350]"
