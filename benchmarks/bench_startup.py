@@ -1,6 +1,6 @@
 """Start-up and the report's cost, today's code against a baseline checkout, each in fresh processes (issue 25).
 
-    git worktree add /tmp/hc-base HEAD          # the baseline: a separate directory, /work/main's git state untouched
+    git worktree add /tmp/hc-base REV           # the baseline (a commit before the change): a separate directory, /work/main's git state untouched
     python benchmarks/bench_startup.py --base /tmp/hc-base --repeat 5 > benchmarks/startup.md
 
 Each measurement is a new Python process with PYTHONPATH pointing at one checkout (the installed package is not used), run
@@ -62,7 +62,7 @@ def main():
     ap.add_argument("--base", default="/tmp/hc-base", help="checkout of the baseline (git worktree add /tmp/hc-base HEAD)")
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
-    roots = {"baseline (HEAD)": Path(a.base), "today (working tree)": Path(__file__).resolve().parents[1]}
+    roots = {"baseline": Path(a.base), "today (working tree)": Path(__file__).resolve().parents[1]}
     imp = {k: [] for k in roots}; rep = {k: [] for k in roots}; heavy = {}
     for _ in range(a.repeat):
         for name, root in roots.items():                         # alternate: both see the same load

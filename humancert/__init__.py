@@ -32,47 +32,75 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'plan_gold_study', 'agreement_summary_from_table', 'report_from_table']
 
 # %% ../nbs/99_package.ipynb #a99306b0
-from .annotations import Annotations, hard_predictions, soft_predictions, check_annotations, LEVELS
-from .agreement import (Agreement, PairwiseAgreement, AgreementSummary, item_agreement, percent_agreement,
-                                 fleiss_kappa, krippendorff_alpha, pairwise_agreement, cohen_kappa_pairwise,
-                                 agreement_summary, UndefinedAgreementError, AnnotatorAgreement, annotator_agreement)
-from .coefficients import (cohen_kappa, cohen_kappa_mean, gwet_ac, brennan_prediger, conger_kappa, scott_pi,
-                                    agreement_weights)
-from .datasets import DATASETS, Dataset, load
-from .imports import LabelStudioExport, read_label_studio
-from .profiles import Profiles, profiles
-from .tables import profiles_from_table, annotator_agreement_from_table, agreement_summary_from_table
-from .simulate import Simulation, simulate_oracle_labels, noisy_labels
-from .upper import Bound, upper_terms, upper_bound
-from .lower import aggregate, lower_bound
-from .finite import hoeffding_slack, hoeffding_delta, upper_bound_at, lower_bound_at
-from .certify import Confidence, confidence, Certificate, certify
-from .assumptions import AssumptionReport, check_assumptions, table4_inequalities
-from .gold import OracleAccuracy, oracle_accuracy
-from .gold_certificate import GoldCertificate, certify_with_gold, gold_learning_curve
-from .known_oracle import KnownOracleStudy, known_oracle_study
-from .spa import WEIGHTINGS, SPA, spa, spa_weights
-from .spa_variance import item_agreement_variance
-from .spa_experiments import SPAVarianceStudy, spa_variance_study
-from .scoring import (SCORERS, ClassifierScore, classifier_score, item_scores, agreement_score, f1_score,
-                               cross_entropy_score, auc_score, dmi_score, pearson_score, spearman_score, plurality_distribution, SCALE_SCORERS)
-from .combiners import (COMBINERS, Combiner, Plurality, Majority, Frequency, AnonymousBayesian, make_combiner,
-                                 RATING_COMBINERS, RatingCombiner)
-from .power_curve import PowerCurve, power_curve, ZeroProbabilityError
-from .survey_equivalence import (SurveyEquivalence, survey_equivalence, equivalence, cross_panel_curve,
-                                         expert_equivalence)
-from .calibration import calibrate_isotonic, calibrate_by_group
-from .tails import (LOWER_TAILS, UPPER_TAILS, lower_tail_delta, upper_tail_delta, lower_limit, upper_limit)
-from .planner import StudyPlan, plan_study, GoldPlan, plan_gold_study
-from .abc_theory import posterior_predictive, state_mixture_curve
-from .reference_panels import (panel_matrix, panel_scale, NoiseSimulation, uniform_noise, hscore_star,
-                                        state_equivalence, seq_by_reference)
-from .reporting import Report, make_report, bounds_by_annotators, dataset_case, report_from_table
-from .alt_test import AltTest, AltTests, alt_test
-from .judges import JudgeBoard, compare_judges
-from .iaa import (simulate_annotators, iaa_experiment1, iaa_experiment2, experiment1_summary, experiment2_table,
-                           iaa_general, iaa_certification)
+import importlib
+import sys
+import types
 
+_PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME`
+    "annotations": "Annotations hard_predictions soft_predictions check_annotations LEVELS",
+    "agreement": ("Agreement PairwiseAgreement AgreementSummary item_agreement percent_agreement fleiss_kappa "
+        "krippendorff_alpha pairwise_agreement cohen_kappa_pairwise agreement_summary UndefinedAgreementError "
+        "AnnotatorAgreement annotator_agreement"),
+    "coefficients": "cohen_kappa cohen_kappa_mean gwet_ac brennan_prediger conger_kappa scott_pi agreement_weights",
+    "datasets": "DATASETS Dataset load",
+    "imports": "LabelStudioExport read_label_studio",
+    "profiles": "Profiles profiles",
+    "tables": "profiles_from_table annotator_agreement_from_table agreement_summary_from_table",
+    "simulate": "Simulation simulate_oracle_labels noisy_labels",
+    "upper": "Bound upper_terms upper_bound",
+    "lower": "aggregate lower_bound",
+    "finite": "hoeffding_slack hoeffding_delta upper_bound_at lower_bound_at",
+    "certify": "Confidence confidence Certificate certify",
+    "assumptions": "AssumptionReport check_assumptions table4_inequalities",
+    "gold": "OracleAccuracy oracle_accuracy",
+    "gold_certificate": "GoldCertificate certify_with_gold gold_learning_curve",
+    "known_oracle": "KnownOracleStudy known_oracle_study",
+    "spa": "WEIGHTINGS SPA spa spa_weights",
+    "spa_variance": "item_agreement_variance",
+    "spa_experiments": "SPAVarianceStudy spa_variance_study",
+    "scoring": ("SCORERS ClassifierScore classifier_score item_scores agreement_score f1_score cross_entropy_score "
+        "auc_score dmi_score pearson_score spearman_score plurality_distribution SCALE_SCORERS"),
+    "combiners": ("COMBINERS Combiner Plurality Majority Frequency AnonymousBayesian make_combiner RATING_COMBINERS "
+        "RatingCombiner"),
+    "power_curve": "PowerCurve power_curve ZeroProbabilityError",
+    "survey_equivalence": "SurveyEquivalence survey_equivalence equivalence cross_panel_curve expert_equivalence",
+    "calibration": "calibrate_isotonic calibrate_by_group",
+    "tails": "LOWER_TAILS UPPER_TAILS lower_tail_delta upper_tail_delta lower_limit upper_limit",
+    "planner": "StudyPlan plan_study GoldPlan plan_gold_study",
+    "abc_theory": "posterior_predictive state_mixture_curve",
+    "reference_panels": ("panel_matrix panel_scale NoiseSimulation uniform_noise hscore_star state_equivalence "
+        "seq_by_reference"),
+    "reporting": "Report make_report bounds_by_annotators dataset_case report_from_table",
+    "alt_test": "AltTest AltTests alt_test",
+    "judges": "JudgeBoard compare_judges",
+    "iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
+        "iaa_general iaa_certification"),
+}
+_MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names.split()}
+
+# %% ../nbs/99_package.ipynb #4d0aa8ce
+_PATCHERS = {"annotations": ("imports", "tables")}   # modules that add methods to a module's classes (fastcore's @patch)
+
+def __getattr__(name):
+    "A public name, imported from its module on first use (PEP 562): `import humancert` itself loads nothing heavy."
+    if name not in _MODULE_OF: raise AttributeError(f"module 'humancert' has no attribute {name!r}")
+    module = _MODULE_OF[name]
+    for m in (*_PATCHERS.get(module, ()), module): importlib.import_module(f"humancert.{m}")
+    value = getattr(importlib.import_module(f"humancert.{module}"), name)
+    globals()[name] = value                                # later look-ups are plain attribute reads
+    return value
+
+def __dir__(): return sorted(set(globals()) | set(_MODULE_OF))
+
+class _Namespace(types.ModuleType):
+    "The package module: a submodule named like the public function it defines (`certify`, `spa`, ...) keeps the function."
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and name in _MODULE_OF: return   # the import system binding the submodule
+        super().__setattr__(name, value)
+
+sys.modules[__name__].__class__ = _Namespace
+
+# %% ../nbs/99_package.ipynb #3bbee19d
 _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotations", "Agreement", "PairwiseAgreement", "AgreementSummary",
          "item_agreement", "percent_agreement", "fleiss_kappa", "krippendorff_alpha", "pairwise_agreement",
          "cohen_kappa_pairwise", "agreement_summary", "UndefinedAgreementError", "AnnotatorAgreement", "annotator_agreement", "DATASETS", "Dataset", "load", "LabelStudioExport", "read_label_studio", "Profiles", "profiles", "profiles_from_table", "annotator_agreement_from_table", "Simulation", "simulate_oracle_labels",
