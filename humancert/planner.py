@@ -18,6 +18,24 @@ from scipy import optimize, stats
 from .tails import LOWER_TAILS, _bernstein_delta, _check_tail
 from .certify import _split
 
+# %% ../nbs/17_study_planner.ipynb #99c7d8d5
+def _smallest_n(prob, # n -> probability of certifying with n items, non-decreasing in n
+                power:float, # the probability asked for
+                top:int, # largest n to try
+                refusal:str, # the ValueError's message when even `top` falls short
+               ) -> int:
+    "Smallest n in [2, top] with prob(n) >= power: doubling to bracket it, then bisection."
+    hi = 2
+    while prob(hi) < power:
+        if hi >= top: raise ValueError(refusal)
+        hi = min(hi * 2, top)
+    lo = max(hi // 2, 1)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if prob(mid) >= power: hi = mid
+        else: lo = mid
+    return hi
+
 # %% ../nbs/17_study_planner.ipynb #cb4ed734
 PLAN_UPPER_TAILS = ("hoeffding", "bernstein")
 
@@ -124,16 +142,8 @@ def plan_study(lower:float, # expected agreement L of the model with the aggrega
         if N not in need: need[N] = _margin_needed(U, N, tau, tails, var, target)
         return need[N]
     prob = lambda N: float(stats.norm.cdf(np.sqrt(N) * (L - U - margin(N)) / sd)) if sd > 0 else float(L - U >= margin(N))
-    hi = 2
-    while prob(hi) < power:
-        if hi >= max_n:
-            raise ValueError(f"`max_n`: even {max_n:,} items do not certify at S >= {target} with probability {power}; the margin is too small.")
-        hi = min(hi * 2, max_n)
-    lo = max(hi // 2, 1)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if prob(mid) >= power: hi = mid
-        else: lo = mid
+    hi = _smallest_n(prob, power, max_n,
+                     f"`max_n`: even {max_n:,} items do not certify at S >= {target} with probability {power}; the margin is too small.")
     grid = np.unique(np.r_[np.geomspace(max(2, hi // 20), hi * 4, 30).astype(int), hi])
     curve = pd.DataFrame({"S at expected statistics": [_plan_score(L, U, int(n), tau, tails, var) for n in grid],
                           "margin needed": [margin(int(n)) for n in grid], "power": [prob(int(n)) for n in grid]},
@@ -214,15 +224,7 @@ def plan_gold_study(lead:float, # expected E[D]: model's oracle accuracy minus t
     lead, sd, tau, r = float(lead), float(sd), float(tau), float(proxy_correlation)
     prob = lambda n: _gold_power(n, lead, sd, target, tail, tau, r, n_items)[0]
     top = max_n if n_items is None else min(max_n, n_items)
-    hi = 2
-    while prob(hi) < power:
-        if hi >= top:
-            raise ValueError(f"`max_n`/`n_items`: even {top:,} gold items do not certify at S >= {target} with probability {power}.")
-        hi = min(hi * 2, top)
-    lo = max(hi // 2, 1)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if prob(mid) >= power: hi = mid
-        else: lo = mid
+    hi = _smallest_n(prob, power, top,
+                     f"`max_n`/`n_items`: even {top:,} gold items do not certify at S >= {target} with probability {power}.")
     p, eff = _gold_power(hi, lead, sd, target, tail, tau, r, n_items)
     return GoldPlan(int(hi), float(target), float(power), p, lead, sd, float(eff), tail, tau)

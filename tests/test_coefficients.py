@@ -330,7 +330,9 @@ def test_bad_inputs_name_the_argument():
                       (lambda: gwet_ac(ann, weights="cubic"), "`weights`"), (lambda: gwet_ac(ann, weights=np.ones((2, 2))), "`weights`"),
                       (lambda: krippendorff_alpha_at(ann, "ordinary"), "`level`"), (lambda: fleiss_kappa(ann, method="x"), "`method`"),
                       (lambda: fleiss_kappa(ann, chance="x"), "`chance`"), (lambda: cohen_kappa_mean(ann, ci_method="analytic"), "`ci_method`"),
-                      (lambda: gwet_ac(ann, population=-1), "`population`"), (lambda: gwet_ac(ann, ci_method="analytic", population=10), "`population`"), (lambda: cohen_kappa([1, 2, 3], [1, 2]), "`a` and `b`")]:
+                      (lambda: gwet_ac(ann, population=-1), "`population`"), (lambda: gwet_ac(ann, ci_method="analytic", population=10), "`population`"), (lambda: cohen_kappa([1, 2, 3], [1, 2]), "`a` and `b`"),
+                      (lambda: brennan_prediger(ann, weights="cubic"), "`weights`"), (lambda: brennan_prediger(ann, ci_method="exact"), "`ci_method`"),
+                      (lambda: scott_pi([1, 2, 3], [1, 2]), "`a` and `b`"), (lambda: scott_pi([1, 2, 3], [1, 2, 2], ci_method="exact"), "`ci_method`")]:
         with pytest.raises((ValueError, TypeError), match=msg.replace("`", "`").replace("(", r"\(")):
             call()
     with pytest.raises(TypeError, match="`seed`"):
