@@ -22,8 +22,8 @@ import pandas as pd
 from tqdm import tqdm
 
 import humancert
-from humancert.annotations import Annotations
-from humancert.alt_test import alt_test
+from humancert.data.annotations import Annotations
+from humancert.judges.alt_test import alt_test
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_alt_test import literal_alt_test   # noqa: E402  (the plain-loop reference lives with the tests)

@@ -36,9 +36,9 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa, fleiss_kappa as sm_fleiss, to_table
 
 import humancert
-from humancert.annotations import Annotations
-from humancert.agreement import fleiss_kappa, krippendorff_alpha
-from humancert.coefficients import brennan_prediger, cohen_kappa, cohen_kappa_mean, conger_kappa, gwet_ac
+from humancert.data.annotations import Annotations
+from humancert.agreement.measures import fleiss_kappa, krippendorff_alpha
+from humancert.agreement.coefficients import brennan_prediger, cohen_kappa, cohen_kappa_mean, conger_kappa, gwet_ac
 
 HERE = Path(__file__).resolve().parent
 

@@ -11,8 +11,8 @@ import warnings
 import numpy as np
 from sklearn.metrics import cohen_kappa_score
 
-from humancert.coefficients import cohen_kappa_mean
-from humancert.datasets import load
+from humancert.agreement.coefficients import cohen_kappa_mean
+from humancert.data.datasets import load
 
 LOOP_RESAMPLES = 3
 

@@ -16,7 +16,7 @@ from scipy.special import expit
 from sklearn.linear_model import LogisticRegression
 
 import humancert
-from humancert.iaa import iaa_experiment2, fit_logistic
+from humancert.ceiling.iaa import iaa_experiment2, fit_logistic
 
 
 def main():

@@ -24,7 +24,7 @@ from bench_scale import make_table  # noqa: E402  the same generated tables
 
 CHILD = r'''
 import contextlib, io, json, resource, sys, time
-from humancert.cli import main
+from humancert.report.cli import main
 out = io.StringIO()
 t = time.perf_counter()
 with contextlib.redirect_stdout(out): code = main(sys.argv[1:])

@@ -24,8 +24,8 @@ from pathlib import Path
 
 CHILD = r'''
 import json, resource, sys, time
-from humancert.tables import profiles_from_table
-from humancert.certify import certify
+from humancert.data.tables import profiles_from_table
+from humancert.certification.certify import certify
 path = sys.argv[1]
 t = time.perf_counter(); p = profiles_from_table(path, model="model"); q = time.perf_counter() - t
 t = time.perf_counter(); c = certify(p); s = time.perf_counter() - t

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from humancert.annotations import Annotations
-from humancert.survey_equivalence import survey_equivalence
-from humancert.scoring import SCALE_SCORERS
+from humancert.data.annotations import Annotations
+from humancert.survey.survey_equivalence import survey_equivalence
+from humancert.survey.scoring import SCALE_SCORERS
 
 
 def data(I=6400, seed=0):

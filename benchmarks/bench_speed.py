@@ -20,7 +20,7 @@ import json, resource, sys, time, warnings
 import numpy as np, pandas as pd
 warnings.simplefilter("ignore")
 import humancert as hc
-from humancert.annotations import Annotations
+from humancert.data.annotations import Annotations
 REPEAT = int(sys.argv[1])
 def counts_data(n, r=10, seed=0):
     "n binary items with r labels each: each rater right w.p. 0.8 about a truth; a model right w.p. 0.9."
@@ -60,7 +60,7 @@ ann, model = counts_data(10**7)
 t, c = best(lambda: hc.certify(ann, model))
 done(seconds=t, result=f"S = {c.score:.4f}")'''),
     "make_report, 10^6 items x 10": ("< 10 s", None, r'''
-from humancert.reporting import make_report
+from humancert.report.reporting import make_report
 ann, model = counts_data(10**6)
 t, r = best(lambda: make_report(ann, model, n_bootstrap=0))
 done(seconds=t, result="report built")'''),
@@ -80,10 +80,10 @@ t, a, tp, ap = best_pair(lambda: hc.agreement.krippendorff_alpha(ann),
 if abs(a.value - ap) > 1e-9: sys.exit(f"alpha differs: {a.value} vs {ap}")
 done(seconds=t, peer_seconds=tp, result=f"alpha = {a.value:.4f} (both)")'''),
     "survey equivalence, personal attacks, 500 bootstraps": ("< 1 s", "each curve read whole", r'''
-from humancert.power_curve import _curve_data, _curve_fn, _units
-from humancert.survey_equivalence import _matched, _check_predictions, equivalence
-from humancert.scoring import item_scores
-from humancert.combiners import make_combiner
+from humancert.survey.power_curve import _curve_data, _curve_fn, _units
+from humancert.survey.survey_equivalence import _matched, _check_predictions, equivalence
+from humancert.survey.scoring import item_scores
+from humancert.survey.combiners import make_combiner
 pa = hc.load("personal_attacks")
 ann, pred, K = pa.annotations, pa.predictions["predictor"], 20
 def whole_curves():
@@ -107,7 +107,7 @@ pa = hc.load("personal_attacks")
 t, p = best(lambda: hc.power_curve(pa.annotations, "abc", "cross_entropy", n_bootstrap=500, max_k=19, seed=0))
 done(seconds=t, result=f"c_19 = {p.values[-1]:.3f}, interval [{p.lower[-1]:.3f}, {p.upper[-1]:.3f}]")'''),
     "annotator table, 3 x 10^5 annotators, 10^6 items x 3": ("no dense K x K", None, r'''
-from humancert.agreement import annotator_agreement
+from humancert.agreement.measures import annotator_agreement
 rng = np.random.default_rng(0)
 n, r, K = 10**6, 3, 300_000
 item = np.repeat(np.arange(n), r)
@@ -119,7 +119,7 @@ ann = Annotations.from_long(pd.DataFrame({"item": item[ok], "annotator": who[ok]
 t, a = best(lambda: annotator_agreement(ann, top=20))
 done(seconds=t, result=f"{a.n_annotators:,} annotators, table of the top {a.top}")'''),
     "bounds_by_annotators, an item with 5,000 labels": ("no items x max-labels array", None, r'''
-from humancert.reporting import bounds_by_annotators
+from humancert.report.reporting import bounds_by_annotators
 ann, model = counts_data(10**5)
 c = ann.to_counts(); c.iloc[0] = [1000, 4000]
 ann = Annotations.from_counts(c)
@@ -134,7 +134,7 @@ def run(name, code, repeat):
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def _show(df):
+def show_value(df):
     "The table as text: seconds to 3 significant digits, MB as integers, '-' where there is no peer."
     sec = lambda v: "-" if v is None or v != v else f"{v:.3g}"
     out = df.copy()
@@ -170,7 +170,7 @@ def main():
           "'peer' is the same bootstrap reading every level of every sample's curve, where humancert reads each only as far as "
           "the classifier's crossing); RSS before the call is the process's peak once "
           "the data are built, peak RSS its peak at the end (ru_maxrss).\n\n"
-          + _show(df).to_markdown(index=False, disable_numparse=True) + "\n")
+          + show_value(df).to_markdown(index=False, disable_numparse=True) + "\n")
     Path(__file__).with_name("speed.md").write_text(md)
     print(md)
 

@@ -29,8 +29,8 @@ print(json.dumps({"import_s": dt, "heavy": heavy, "file": humancert.__file__}))
 REPORT = r"""
 import json, sys, time, io, contextlib
 t0 = time.perf_counter()
-from humancert.cli import main
-import importlib; C = importlib.import_module("humancert.certify")
+from humancert.report.cli import main
+import importlib; C = importlib.import_module("humancert.certification.certify")
 t1 = time.perf_counter()
 sweep = [0.0]
 orig = C.Certificate.confidence_at

@@ -33,53 +33,52 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
-import sys
-import types
 
 _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME`
-    "annotations": "Annotations hard_predictions soft_predictions check_annotations LEVELS",
-    "agreement": ("Agreement PairwiseAgreement AgreementSummary item_agreement percent_agreement fleiss_kappa "
+    "data.annotations": "Annotations hard_predictions soft_predictions check_annotations LEVELS",
+    "agreement.measures": ("Agreement PairwiseAgreement AgreementSummary item_agreement percent_agreement fleiss_kappa "
         "krippendorff_alpha pairwise_agreement cohen_kappa_pairwise agreement_summary UndefinedAgreementError "
         "AnnotatorAgreement annotator_agreement"),
-    "coefficients": "cohen_kappa cohen_kappa_mean gwet_ac brennan_prediger conger_kappa scott_pi agreement_weights",
-    "datasets": "DATASETS Dataset load",
-    "imports": "LabelStudioExport read_label_studio",
-    "profiles": "Profiles profiles",
-    "tables": "profiles_from_table annotator_agreement_from_table agreement_summary_from_table",
-    "simulate": "Simulation simulate_oracle_labels noisy_labels",
-    "upper": "Bound upper_terms upper_bound",
-    "lower": "aggregate lower_bound",
-    "finite": "hoeffding_slack hoeffding_delta upper_bound_at lower_bound_at",
-    "certify": "Confidence confidence Certificate certify",
-    "assumptions": "AssumptionReport check_assumptions table4_inequalities",
-    "gold": "OracleAccuracy oracle_accuracy",
-    "gold_certificate": "GoldCertificate certify_with_gold gold_learning_curve",
-    "known_oracle": "KnownOracleStudy known_oracle_study",
-    "spa": "WEIGHTINGS SPA spa spa_weights",
-    "spa_variance": "item_agreement_variance",
-    "spa_experiments": "SPAVarianceStudy spa_variance_study",
-    "scoring": ("SCORERS ClassifierScore classifier_score item_scores agreement_score f1_score cross_entropy_score "
+    "agreement.coefficients": "cohen_kappa cohen_kappa_mean gwet_ac brennan_prediger conger_kappa scott_pi agreement_weights",
+    "data.datasets": "DATASETS Dataset load",
+    "data.imports": "LabelStudioExport read_label_studio",
+    "data.profiles": "Profiles profiles",
+    "data.tables": "profiles_from_table",
+    "agreement.at_scale": "annotator_agreement_from_table agreement_summary_from_table",
+    "data.simulate": "Simulation simulate_oracle_labels noisy_labels",
+    "certification.upper": "Bound upper_terms upper_bound",
+    "certification.lower": "aggregate lower_bound",
+    "certification.finite": "hoeffding_slack hoeffding_delta upper_bound_at lower_bound_at",
+    "certification.certify": "Confidence confidence Certificate certify",
+    "certification.assumptions": "AssumptionReport check_assumptions table4_inequalities",
+    "certification.gold": "OracleAccuracy oracle_accuracy",
+    "certification.gold_certificate": "GoldCertificate certify_with_gold gold_learning_curve",
+    "certification.known_oracle": "KnownOracleStudy known_oracle_study",
+    "sparse_agreement.spa": "WEIGHTINGS SPA spa spa_weights",
+    "sparse_agreement.spa_variance": "item_agreement_variance",
+    "sparse_agreement.spa_experiments": "SPAVarianceStudy spa_variance_study",
+    "survey.scoring": ("SCORERS ClassifierScore classifier_score item_scores agreement_score f1_score cross_entropy_score "
         "auc_score dmi_score pearson_score spearman_score plurality_distribution SCALE_SCORERS"),
-    "combiners": ("COMBINERS Combiner Plurality Majority Frequency AnonymousBayesian make_combiner RATING_COMBINERS "
+    "survey.combiners": ("COMBINERS Combiner Plurality Majority Frequency AnonymousBayesian make_combiner RATING_COMBINERS "
         "RatingCombiner"),
-    "power_curve": "PowerCurve power_curve ZeroProbabilityError",
-    "survey_equivalence": "SurveyEquivalence survey_equivalence equivalence cross_panel_curve expert_equivalence",
-    "calibration": "calibrate_isotonic calibrate_by_group",
-    "tails": "LOWER_TAILS UPPER_TAILS lower_tail_delta upper_tail_delta lower_limit upper_limit",
-    "planner": "StudyPlan plan_study GoldPlan plan_gold_study",
-    "abc_theory": "posterior_predictive state_mixture_curve",
-    "reference_panels": ("panel_matrix panel_scale NoiseSimulation uniform_noise hscore_star state_equivalence "
+    "survey.power_curve": "PowerCurve power_curve ZeroProbabilityError",
+    "survey.survey_equivalence": "SurveyEquivalence survey_equivalence equivalence cross_panel_curve expert_equivalence",
+    "survey.calibration": "calibrate_isotonic calibrate_by_group",
+    "certification.tails": "LOWER_TAILS UPPER_TAILS lower_tail_delta upper_tail_delta lower_limit upper_limit",
+    "certification.planner": "StudyPlan plan_study GoldPlan plan_gold_study",
+    "survey.abc_theory": "posterior_predictive state_mixture_curve",
+    "survey.reference_panels": ("panel_matrix panel_scale NoiseSimulation uniform_noise hscore_star state_equivalence "
         "seq_by_reference"),
-    "reporting": "Report make_report bounds_by_annotators dataset_case report_from_table",
-    "alt_test": "AltTest AltTests alt_test",
-    "judges": "JudgeBoard compare_judges",
-    "iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
+    "report.reporting": "Report make_report bounds_by_annotators dataset_case report_from_table",
+    "judges.alt_test": "AltTest AltTests alt_test",
+    "judges.board": "JudgeBoard compare_judges",
+    "ceiling.iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
         "iaa_general iaa_certification"),
 }
 _MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names.split()}
 
 # %% ../nbs/99_package.ipynb #4d0aa8ce
-_PATCHERS = {"annotations": ("imports", "tables")}   # modules that add methods to a module's classes (fastcore's @patch)
+_PATCHERS = {"data.annotations": ("data.imports", "data.tables")}   # modules that add methods to a module's classes (fastcore's @patch)
 
 def __getattr__(name):
     "A public name, imported from its module on first use (PEP 562): `import humancert` itself loads nothing heavy."
@@ -91,14 +90,6 @@ def __getattr__(name):
     return value
 
 def __dir__(): return sorted(set(globals()) | set(_MODULE_OF))
-
-class _Namespace(types.ModuleType):
-    "The package module: a submodule named like the public function it defines (`certify`, `spa`, ...) keeps the function."
-    def __setattr__(self, name, value):
-        if isinstance(value, types.ModuleType) and name in _MODULE_OF: return   # the import system binding the submodule
-        super().__setattr__(name, value)
-
-sys.modules[__name__].__class__ = _Namespace
 
 # %% ../nbs/99_package.ipynb #3bbee19d
 _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotations", "Agreement", "PairwiseAgreement", "AgreementSummary",

@@ -5,7 +5,7 @@ Quarto cannot be installed on the project's machines, so this module does the tw
 * `readme_text()` turns `nbs/index.ipynb` into the README's markdown (what `nbdev-readme` does with Quarto);
 * `build_site(dest)` runs `nbdev-proc-nbs` (nbdev's own processing: directives, show_doc, doc links) on a copy
   of the project and renders each processed notebook to HTML with nbconvert, naming pages as Quarto does
-  (`01_agreement.ipynb` -> `agreement.html`) and rewriting links to the docs site into local links. The pages
+  (`agreement/01_agreement.ipynb` -> `agreement/agreement.html`) and rewriting links to the docs site into local links. The pages
   typeset their mathematics with a local copy of MathJax 2.7 (from the dev extra's `jupyter-server-mathjax`, or
   Debian's `libjs-mathjax`), copied into the site's `mathjax/` folder, so they render with no network; Quarto's own
   build (`nbdev-docs`) keeps its CDN.
@@ -35,8 +35,9 @@ def _doc_url():
 
 
 def page_name(nb_name):
-    "Quarto's output name for a notebook: numeric prefix dropped, .html suffix."
-    return re.sub(r"^\d+_", "", Path(nb_name).stem) + ".html"
+    "Quarto's output path for a notebook, relative to the site: same folder, numeric prefix dropped, .html suffix."
+    p = Path(nb_name)
+    return (p.parent / (re.sub(r"^\d+_", "", p.stem) + ".html")).as_posix()
 
 
 def readme_text(index=NBS / "index.ipynb"):
@@ -67,9 +68,9 @@ def _sidebar(quarto_yml):
     return found
 
 
-def _nav(entries):
-    "A plain navigation bar standing in for Quarto's sidebar."
-    links = " | ".join(f'<a class="site-nav" href="{page_name(e)}">{Path(page_name(e)).stem}</a>' for e in entries)
+def _nav(entries, up=""):
+    "A plain navigation bar standing in for Quarto's sidebar (`up`: the way back to the site's root from the page)."
+    links = " | ".join(f'<a class="site-nav" href="{up}{page_name(e)}">{Path(page_name(e)).stem}</a>' for e in entries)
     return f'<nav id="site-nav" style="padding:.5rem 1rem;border-bottom:1px solid #ccc">{links}</nav>'
 
 
@@ -123,11 +124,16 @@ def build_site(dest):
         c.TagRemovePreprocessor.remove_input_tags = {"remove_input"}
         c.TagRemovePreprocessor.enabled = True
         shutil.copytree(local_mathjax(), dest / "mathjax", dirs_exist_ok=True)
-        exporter = HTMLExporter(template_name="lab", config=c, mathjax_url=f"mathjax/MathJax.js?config={MATHJAX_CONFIG}")
+        exporters = {}                                            # one per folder depth: MathJax's path is relative
         base = _doc_url()
-        nav = _nav(_sidebar(proj / "_proc" / "_quarto.yml"))
+        entries = _sidebar(proj / "_proc" / "_quarto.yml")
         pages = []
-        for nb_path in sorted((proj / "_proc").glob("*.ipynb")):
+        for nb_path in sorted((proj / "_proc").rglob("*.ipynb")):
+            rel = nb_path.relative_to(proj / "_proc")
+            if any(part.startswith((".", "_")) for part in rel.parts): continue
+            up = "../" * (len(rel.parts) - 1)
+            if up not in exporters:
+                exporters[up] = HTMLExporter(template_name="lab", config=c, mathjax_url=f"{up}mathjax/MathJax.js?config={MATHJAX_CONFIG}")
             raw = json.loads(nb_path.read_text(encoding="utf-8"))
             for cell in raw["cells"]: cell.get("metadata", {}).pop("execution", None)   # nbdev's timing record, not valid nbformat
             nb = nbformat.reads(json.dumps(raw), as_version=4)
@@ -138,11 +144,12 @@ def build_site(dest):
                 for out in cell.get("outputs", []):                # Quarto link attributes nbconvert would print as text
                     md = out.get("data", {}).get("text/markdown")
                     if md: out["data"]["text/markdown"] = re.sub(r"\{target=[^}]*\}", "", md)
-            html, _ = exporter.from_notebook_node(nb)
-            html = html.replace(base, "")                                         # doc links -> local pages
-            html = re.sub(r'href="(?:\./)?(\d+_)?([\w-]+)\.ipynb', r'href="\2.html', html)   # notebook links, as Quarto does
-            html = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + nav, html, count=1)
-            out = dest / page_name(nb_path.name)
+            html, _ = exporters[up].from_notebook_node(nb)
+            html = html.replace(base, up)                                         # doc links -> local pages
+            html = re.sub(r'href="(?:\./)?((?:[\w.-]+/)*)(\d+_)?([\w-]+)\.ipynb', r'href="\1\3.html', html)   # notebook links, as Quarto does
+            html = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + _nav(entries, up), html, count=1)
+            out = dest / page_name(rel)
+            out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(html, encoding="utf-8")
             pages.append(out)
         shutil.copy(proj / "_proc" / "_quarto.yml", dest / "_quarto.yml")

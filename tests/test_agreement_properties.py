@@ -14,8 +14,8 @@ from hypothesis import given, settings, strategies as st, assume, HealthCheck
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
-from humancert.annotations import Annotations
-from humancert.agreement import (percent_agreement, fleiss_kappa, krippendorff_alpha, pairwise_agreement,
+from humancert.data.annotations import Annotations
+from humancert.agreement.measures import (percent_agreement, fleiss_kappa, krippendorff_alpha, pairwise_agreement,
                                  cohen_kappa_pairwise, item_agreement)
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from humancert.annotations import Annotations
-from humancert.alt_test import alt_test, AltTest, AltTests
+from humancert.data.annotations import Annotations
+from humancert.judges.alt_test import alt_test, AltTest, AltTests
 
 
 # ---------------------------------------------------------------- literal implementation, from the text

@@ -16,12 +16,12 @@ import time
 import numpy as np
 import pytest
 
-from humancert.reporting import _writer_lock
+from humancert.report.reporting import _writer_lock
 
 def _report():
     import pandas as pd
-    from humancert.reporting import make_report
-    from humancert.simulate import simulate_oracle_labels
+    from humancert.report.reporting import make_report
+    from humancert.data.simulate import simulate_oracle_labels
     s = simulate_oracle_labels(200, [0.8, 0.7, 0.75, 0.7], seed=0)
     return make_report(s.annotations, pd.Series(s.oracle, index=s.annotations.items), n_bootstrap=0)
 
@@ -102,7 +102,7 @@ def test_killed_while_writing_leaves_a_whole_report(tmp_path, sig):
 
 
 def _cli(out, *extra):
-    return subprocess.Popen([sys.executable, "-c", "import sys; from humancert.cli import main; sys.exit(main())", "report",
+    return subprocess.Popen([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())", "report",
                              "--dataset", "running_example", "--n-bootstrap", "10", "--quiet", "--out", str(out), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -11,17 +11,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humancert.agreement import krippendorff_alpha
-from humancert.annotations import Annotations
-from humancert.assumptions import check_assumptions
-from humancert.imports import read_label_studio
-from humancert.simulate import simulate_oracle_labels
-from humancert.spa import spa
+from humancert.agreement.measures import krippendorff_alpha
+from humancert.data.annotations import Annotations
+from humancert.certification.assumptions import check_assumptions
+from humancert.data.imports import read_label_studio
+from humancert.data.simulate import simulate_oracle_labels
+from humancert.sparse_agreement.spa import spa
 
 
 def cli(*args, cwd=None):
     "The command in a fresh process, as a user runs it."
-    return subprocess.run([sys.executable, "-c", "import sys; from humancert.cli import main; sys.exit(main())", *map(str, args)],
+    return subprocess.run([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())", *map(str, args)],
                           capture_output=True, text=True, cwd=cwd)
 
 
@@ -111,7 +111,7 @@ def test_silent_7_8_class_named_none_or_na_is_a_class(tmp_path, name):
     pd.DataFrame(rows, columns=["a", "b", "c"]).to_csv(p, index=False)
     res = cli("report", p)
     assert res.returncode == 0, res.stderr
-    from humancert.cli import read_labels
+    from humancert.report.cli import read_labels
     ann = read_labels(str(p)).annotations
     assert ann.n_labels.sum() == 17 and list(ann.classes) == sorted([name, "no", "yes"])   # 18 cells, one empty
 
@@ -188,7 +188,7 @@ def test_crash_9_out_of_core_glob_with_a_bad_file(tmp_path):
 
 
 def _small_report():
-    from humancert.reporting import make_report
+    from humancert.report.reporting import make_report
     s = simulate_oracle_labels(50, [0.8, 0.7, 0.75], seed=0)
     return make_report(s.annotations, pd.Series(s.oracle, index=s.annotations.items), n_bootstrap=0)
 
@@ -233,29 +233,29 @@ def _huge(n):
 
 def test_crash_7_survey_equivalence_huge_items_bounded():
     "Items with 10^6 labels: the default max_k bounds the curve (was MemoryError: 3.64 TiB) and the result says where it stopped."
-    from humancert.power_curve import MAX_K_DEFAULT
-    from humancert.survey_equivalence import survey_equivalence
+    from humancert.survey.power_curve import MAX_K_DEFAULT
+    from humancert.survey.survey_equivalence import survey_equivalence
     res = survey_equivalence(pd.Series(["a", "b", "a"]), _huge(500_000), "plurality", "agreement")
     assert len(res.curve.k) == MAX_K_DEFAULT + 1 and res.curve.max_k_cut == 999_999
     assert f"stopped at the default max_k={MAX_K_DEFAULT} of 999999 possible" in repr(res.curve)
 
 
 def test_crash_7b_make_report_huge_items():
-    from humancert.reporting import make_report
+    from humancert.report.reporting import make_report
     rep = make_report(_huge(500_000), pd.Series(["a", "b", "a"]), n_bootstrap=0)
     assert rep.equivalence is not None
     assert any("the default max_k" in n and "1000000 labels" in n for n in rep.notes), rep.notes
 
 
 def test_crash_7c_max_k_that_would_not_fit_is_refused():
-    from humancert.power_curve import power_curve
+    from humancert.survey.power_curve import power_curve
     with pytest.raises(ValueError, match=r"`max_k`=999999 would need about 100000 GB"):
         power_curve(_huge(500_000), "plurality", "agreement", max_k=999_999)
 
 
 def test_crash_8_power_curve_many_labels_bounded():
     "3 items with 10^4 labels: was 75 s and 9.9 GB; the default max_k stops the curve at MAX_K_DEFAULT (well under a second)."
-    from humancert.power_curve import power_curve, MAX_K_DEFAULT
+    from humancert.survey.power_curve import power_curve, MAX_K_DEFAULT
     pc = power_curve(_huge(5_000), "plurality", "agreement")
     assert len(pc.k) == MAX_K_DEFAULT + 1 and pc.max_k_cut == 9_999
     full = power_curve(_huge(5_000), "plurality", "agreement", max_k=MAX_K_DEFAULT)   # the same curve when asked for
@@ -279,7 +279,7 @@ def test_unclear_2_spa_weights_index_matching_no_item():
 
 
 def test_unclear_3_make_report_without_any_strict_majority():
-    from humancert.reporting import make_report
+    from humancert.report.reporting import make_report
     ann = Annotations.from_wide(pd.DataFrame({"a": list("xyxy"), "b": list("yxyx")}))
     rep = make_report(ann, pd.Series(list("xxyy")), n_bootstrap=0)
     assert rep.certificate is None and any("majority" in n for n in rep.notes)
@@ -341,7 +341,7 @@ def _long_table(n_items, seed):
 
 def test_fault_per_annotator_sums_do_not_depend_on_row_order():
     "The per-annotator 'agreement with the others' is the same float whatever the row order and the number of threads."
-    from humancert.tables import annotator_agreement_from_table
+    from humancert.agreement.at_scale import annotator_agreement_from_table
     long = _long_table(30_000, 0)
     rng = np.random.default_rng(1)
     runs = [annotator_agreement_from_table(long.iloc[rng.permutation(len(long))].reset_index(drop=True), threads=t)

@@ -1,12 +1,12 @@
-"""Cross-checks of humancert.calibration against scikit-learn (a test-only dependency)."""
+"""Cross-checks of humancert.survey.calibration against scikit-learn (a test-only dependency)."""
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.isotonic import IsotonicRegression
 
-from humancert.annotations import Annotations
-from humancert.calibration import calibrate_isotonic, calibrate_by_group
-from humancert.datasets import load
+from humancert.data.annotations import Annotations
+from humancert.survey.calibration import calibrate_isotonic, calibrate_by_group
+from humancert.data.datasets import load
 
 
 def test_isotonic_matches_sklearn_on_personal_attacks():

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st, assume, HealthCheck
 
 from humancert import (Annotations, upper_bound, upper_terms, confidence, certify, upper_bound_at, lower_bound_at,
                        hoeffding_slack, aggregate, simulate_oracle_labels, noisy_labels)
-from humancert.certify import _score, CONFIDENCE_METHODS
+from humancert.certification.certify import _score, CONFIDENCE_METHODS
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 probs = st.floats(0, 1, allow_nan=False)

@@ -16,12 +16,12 @@ from scipy import stats
 
 import humancert
 from humancert import Annotations, certify, confidence, upper_bound
-from humancert.upper import upper_terms
-from humancert.finite import upper_bound_at
-from humancert.tails import upper_tail_delta
-from humancert.power_curve import power_curve
-from humancert.survey_equivalence import survey_equivalence
-from humancert.reporting import make_report
+from humancert.certification.upper import upper_terms
+from humancert.certification.finite import upper_bound_at
+from humancert.certification.tails import upper_tail_delta
+from humancert.survey.power_curve import power_curve
+from humancert.survey.survey_equivalence import survey_equivalence
+from humancert.report.reporting import make_report
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,7 +88,7 @@ def test_report_collapses_infeasible_rows():
 def test_cli_help_says_what_delta_proves():
     "The --delta help said 'certify at level 1 - delta'; the default split proves 1 - 2 delta."
     import inspect
-    from humancert.cli import report
+    from humancert.report.cli import report
     assert "1 - 2 delta is proved" in inspect.getsource(report)
 
 
@@ -101,7 +101,7 @@ def test_eq6_is_stated_exactly_wherever_it_was_paraphrased():
     "README, the report's assumptions and the notebooks paraphrased eq. 6 as 'does not copy the majority'."
     texts = {"README.md": (ROOT / "README.md").read_text()}
     texts |= {p.name: "\n".join("".join(c["source"]) for c in json.loads(p.read_text())["cells"])   # sources; outputs follow them
-              for p in (ROOT / "nbs").glob("*.ipynb")}
+              for p in (ROOT / "nbs").rglob("[0-9]*.ipynb")}
     ann, model, _ = _hand_counts(np.random.default_rng(4))
     texts["report"] = " ".join(make_report(ann, pd.Series(model, index=ann.items), n_bootstrap=0).assumptions)
     for name, t in texts.items():
@@ -131,7 +131,7 @@ def test_eq6_fails_for_an_independent_model_poor_on_hard_items():
 
 def _capital(v, k, m):
     "The betting tail's capital at mean m for the histogram (v, k): the package's function, or the former one rebuilt."
-    import humancert.tails as T
+    import humancert.certification.tails as T
     if hasattr(T, "_betting_capital"): return float(T._betting_capital(v, k, m)[0])
     o = T._Orders(v, k, T.N_ORDERS, 0)                            # the former construction, seed 0 (the default)
     lam = np.minimum(o.lam, 0.5 / (1 - m))
@@ -264,7 +264,7 @@ def test_report_shows_abc_prior_and_few_item_points():
 def test_nb36_hand_case_numbers():
     "maj3(0.88) = 0.9603 and lambda_3 = 0.6785 (the markdown said 0.963 and 0.681)."
     maj3 = lambda q: q ** 3 + 3 * q ** 2 * (1 - q)
-    nb = json.loads((ROOT / "nbs" / "36_reference_panels.ipynb").read_text())
+    nb = json.loads((ROOT / "nbs" / "survey" / "36_reference_panels.ipynb").read_text())
     md = next("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown" and "A hand case: two labels" in "".join(c["source"]))
     for value in (maj3(0.88), maj3(0.35), maj3(0.88) - maj3(0.35)):
         assert f"{value:.4f}" in md

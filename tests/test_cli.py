@@ -10,19 +10,19 @@ import sys
 import pytest
 
 from browser import chromium_or_skip, dump_dom
-from humancert.agreement import agreement_summary
-from humancert.cli import main
-from humancert.certify import certify
-from humancert.datasets import DATASETS, load
-from humancert.reporting import dataset_case
-from humancert.spa import spa
-from humancert.survey_equivalence import survey_equivalence
+from humancert.agreement.measures import agreement_summary
+from humancert.report.cli import main
+from humancert.certification.certify import certify
+from humancert.data.datasets import DATASETS, load
+from humancert.report.reporting import dataset_case
+from humancert.sparse_agreement.spa import spa
+from humancert.survey.survey_equivalence import survey_equivalence
 
 
 def humancert(*args, cwd=None):
     "Run the command in-process (what the console script calls), or in a subprocess with `cwd` set."
     if cwd is not None:
-        return subprocess.run([sys.executable, "-c", "import sys; from humancert.cli import main; sys.exit(main())", *args],
+        return subprocess.run([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())", *args],
                               capture_output=True, text=True, cwd=cwd)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(args))
@@ -241,7 +241,7 @@ def test_existing_out_dir_without_force_is_refused_before_work(tmp_path):
 
 def test_unexpected_error_exit_1(tmp_path, monkeypatch):
     "A bug (not bad input) gives exit code 1 and a traceback to report."
-    code = ("import sys, humancert.cli as c\n"
+    code = ("import sys, humancert.report.cli as c\n"
             "def boom(*a, **k): raise RuntimeError('boom')\n"
             "c.make_report = boom\n"
             "sys.exit(c.main(['report', '--dataset', 'running_example']))")
@@ -350,7 +350,7 @@ def _label_studio_export(path):
 
 def test_label_studio_export(tmp_path):
     "--format label-studio: the annotators' labels, --model picks a model version, and one that skipped tasks is restricted."
-    from humancert.imports import read_label_studio
+    from humancert.data.imports import read_label_studio
     _label_studio_export(tmp_path / "export.json")
     ls = read_label_studio(tmp_path / "export.json")
     res = humancert("report", str(tmp_path / "export.json"), "--format", "label-studio", "--model", "v1", "--n-bootstrap", "0")

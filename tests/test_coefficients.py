@@ -1,4 +1,4 @@
-"""Rating agreement (humancert.coefficients, notebook 07): peers on many designs, published values, levels carried by every
+"""Rating agreement (humancert.agreement.coefficients, notebook 07): peers on many designs, published values, levels carried by every
 constructor, and the coverage of the 95 % intervals by simulation.
 
 Reference values are written here with their source. irrCAC 0.4.4 pins scipy 1.12 and pandas < 3, so it was run once in
@@ -17,13 +17,13 @@ import pytest
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa, fleiss_kappa as sm_fleiss
 
-from humancert.annotations import Annotations
-from humancert.agreement import fleiss_kappa, krippendorff_alpha
-from humancert.coefficients import (agreement_weights, brennan_prediger, cohen_kappa, cohen_kappa_mean, conger_kappa,
+from humancert.data.annotations import Annotations
+from humancert.agreement.measures import fleiss_kappa, krippendorff_alpha
+from humancert.agreement.coefficients import (agreement_weights, brennan_prediger, cohen_kappa, cohen_kappa_mean, conger_kappa,
                                     fleiss_kappa_at, gwet_ac, krippendorff_alpha_at, scott_pi)
-import humancert.imports   # noqa: F401  (patches from_crowdkit, from_label_studio)
-import humancert.tables    # noqa: F401  (patches from_table)
-from humancert.imports import read_label_studio
+import humancert.data.imports   # noqa: F401  (patches from_crowdkit, from_label_studio)
+import humancert.data.tables    # noqa: F401  (patches from_table)
+from humancert.data.imports import read_label_studio
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 

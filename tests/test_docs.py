@@ -8,6 +8,7 @@ source is left as text.
 """
 import re
 from html.parser import HTMLParser
+import posixpath
 from urllib.parse import urlparse, unquote
 
 import pytest
@@ -16,7 +17,7 @@ from browser import chromium_or_skip, dump_dom
 from docs_site import ROOT, build_site, readme_text, page_name, _sidebar
 
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|\w+Error\s+Traceback")
-MATH_PAGES = ("upper_bound.html", "confidence.html")   # theory pages, dense in inline and display maths
+MATH_PAGES = ("certification/upper_bound.html", "certification/confidence.html")   # theory pages, dense in inline and display maths
 
 
 def raw_tex(dom):
@@ -57,7 +58,7 @@ def site(tmp_path_factory):
 def test_site_in_browser(site, tmp_path):
     chromium = chromium_or_skip("the rendered docs")
     pages = build_site(site)
-    built = {p.name for p in pages}
+    built = {p.relative_to(site).as_posix() for p in pages}
     listed = [page_name(e) for e in _sidebar(site / "_quarto.yml")]
     missing = [p for p in listed if p not in built]
     assert not missing, f"pages listed in nbs/_quarto.yml but not built: {missing}"
@@ -84,7 +85,7 @@ def test_site_in_browser(site, tmp_path):
             u = urlparse(ref)
             if u.scheme in ("http", "https", "mailto", "data", "javascript") or u.netloc: continue
             if not u.path: continue                              # same-page anchor
-            target = unquote(u.path)
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(name), unquote(u.path)))   # relative to the page
             if not (site / target).is_file(): problems.append(f"broken link in {name}: {ref}")
             elif target.endswith(".html"): todo.append(target)
     assert not problems, "\n".join(problems)

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from humancert.annotations import Annotations
-from humancert.gold_certificate import certify_with_gold, gold_terms
+from humancert.data.annotations import Annotations
+from humancert.certification.gold_certificate import certify_with_gold, gold_terms
 
 
 def gold_study(N, n, lead, rng, acc=(0.8, 0.4), model_hard=0.5, hard_share=0.3, max_labels=5, C=3):

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humancert.annotations import Annotations
-from humancert.judges import compare_judges
+from humancert.data.annotations import Annotations
+from humancert.judges.board import compare_judges
 
 
 def _sparse_panel(rng, n_items=120, n_annot=5, classes="abc", p_missing=0.3):

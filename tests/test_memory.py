@@ -5,7 +5,7 @@ import tracemalloc
 import numpy as np
 import pandas as pd
 
-from humancert.annotations import Annotations
+from humancert.data.annotations import Annotations
 
 
 def test_from_long_ten_million_rows_peak_memory():

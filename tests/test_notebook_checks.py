@@ -140,7 +140,8 @@ def notebook_violations(nb):
     return found
 
 
-@pytest.mark.parametrize("path", sorted(NBS.glob("*.ipynb")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(p for p in NBS.rglob("*.ipynb") if not any(s.startswith((".", "_")) for s in p.relative_to(NBS).parts)),
+                         ids=lambda p: p.relative_to(NBS).as_posix())
 def test_no_check_restates_the_code(path):
     found = notebook_violations(json.loads(path.read_text()))
     assert not found, f"{path.name}:\n" + "\n".join(found)

@@ -9,7 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-NBS = sorted((Path(__file__).resolve().parent.parent / "nbs").glob("[0-9]*.ipynb"))
+NBS = sorted(p for p in (Path(__file__).resolve().parent.parent / "nbs").rglob("[0-9]*.ipynb")
+             if not any(s.startswith((".", "_")) for s in p.parts[-3:-1]))
 IMPORT = re.compile(r"^(import |from \S+ import )")
 
 

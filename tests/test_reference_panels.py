@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from humancert.reference_panels import panel_matrix, panel_scale, uniform_noise, hscore_star, seq_by_reference
-from humancert.scoring import plurality_distribution, classifier_score
+from humancert.survey.reference_panels import panel_matrix, panel_scale, uniform_noise, hscore_star, seq_by_reference
+from humancert.survey.scoring import plurality_distribution, classifier_score
 
 T2 = np.array([[0.88, 0.12], [0.35, 0.65]])
 

@@ -12,10 +12,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from humancert.annotations import Annotations
-from humancert.power_curve import power_curve
-from humancert.survey_equivalence import survey_equivalence
-from humancert.scoring import scale_curve_samples, scale_classifier_samples, SCALE_SCORERS
+from humancert.data.annotations import Annotations
+from humancert.survey.power_curve import power_curve
+from humancert.survey.survey_equivalence import survey_equivalence
+from humancert.survey.scoring import scale_curve_samples, scale_classifier_samples, SCALE_SCORERS
 
 V = np.arange(1.0, 6.0)
 
@@ -175,7 +175,7 @@ def _ratings(n=300, seed=4):
 
 def test_report_on_ratings_leads_with_the_level_and_its_intervals():
     import krippendorff
-    from humancert.reporting import make_report
+    from humancert.report.reporting import make_report
     R, pred = _ratings()
     ann = Annotations.from_wide(pd.DataFrame(R), labels=[1, 2, 3, 4, 5], level="ordinal")
     rep = make_report(ann, pd.Series(pred, index=ann.items), n_bootstrap=20)
@@ -194,7 +194,7 @@ def test_report_on_ratings_leads_with_the_level_and_its_intervals():
 
 
 def test_report_on_nominal_labels_is_unchanged_and_scorer_is_passed_through():
-    from humancert.reporting import make_report
+    from humancert.report.reporting import make_report
     R, pred = _ratings()
     ann = Annotations.from_wide(pd.DataFrame(R), labels=[1, 2, 3, 4, 5])          # nominal: the table it always had
     hard = pd.Series(np.clip(np.round(pred), 1, 5).astype(int), index=ann.items)
@@ -210,7 +210,7 @@ def test_report_on_nominal_labels_is_unchanged_and_scorer_is_passed_through():
 
 
 def test_cli_scorer_and_combiner(tmp_path):
-    from humancert.cli import main
+    from humancert.report.cli import main
     R, pred = _ratings(120)
     df = pd.DataFrame(R, columns=[f"r{j}" for j in range(4)]).assign(model=pred)
     df.index.name = "item"

@@ -8,12 +8,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humancert.annotations import Annotations
-from humancert.certify import certify
-from humancert.profiles import profiles
-from humancert.agreement import agreement_summary, annotator_agreement
-from humancert.reporting import make_report, report_from_table
-from humancert.tables import agreement_summary_from_table, annotator_agreement_from_table, profiles_from_table
+from humancert.data.annotations import Annotations
+from humancert.certification.certify import certify
+from humancert.data.profiles import profiles
+from humancert.agreement.measures import agreement_summary, annotator_agreement
+from humancert.report.reporting import make_report, report_from_table
+from humancert.agreement.at_scale import agreement_summary_from_table, annotator_agreement_from_table
+from humancert.data.tables import profiles_from_table
 
 CLASSES = ["a", "b", "c"]
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")

@@ -13,8 +13,8 @@ import pytest
 from scipy import stats
 
 from humancert import Annotations, certify
-from humancert.certify import confidence
-from humancert.tails import LOWER_TAILS, UPPER_TAILS, lower_limit, upper_limit, lower_tail_delta, upper_tail_delta
+from humancert.certification.certify import confidence
+from humancert.certification.tails import LOWER_TAILS, UPPER_TAILS, lower_limit, upper_limit, lower_tail_delta, upper_tail_delta
 
 K = 5
 

@@ -26,7 +26,7 @@ def test_wheel_ships_data_and_loads(tmp_path):
     # unpack the wheel (what pip would install) and load every dataset from it, away from the checkout
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
-    code = ("import humancert, humancert.datasets as d; assert str(humancert.__file__).startswith(%r);"
+    code = ("import humancert, humancert.data.datasets as d; assert str(humancert.__file__).startswith(%r);"
             "print([d.load(n).annotations.n_items for n in d.DATASETS])" % str(site))
     res = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); {code}"],
                          capture_output=True, text=True, cwd=tmp_path)
