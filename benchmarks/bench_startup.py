@@ -29,8 +29,9 @@ print(json.dumps({"import_s": dt, "heavy": heavy, "file": humancert.__file__}))
 REPORT = r"""
 import json, sys, time, io, contextlib
 t0 = time.perf_counter()
-from humancert.report.cli import main
-import importlib; C = importlib.import_module("humancert.certification.certify")
+import importlib
+try: main, C = importlib.import_module("humancert.report.cli").main, importlib.import_module("humancert.certification.certify")
+except ImportError: main, C = importlib.import_module("humancert.cli").main, importlib.import_module("humancert.certify")   # before issue 27's layout
 t1 = time.perf_counter()
 sweep = [0.0]
 orig = C.Certificate.confidence_at
@@ -40,7 +41,8 @@ C.Certificate.confidence_at = timed
 buf = io.StringIO()
 with contextlib.redirect_stdout(buf): code = main(["report", "--dataset", "personal_attacks", "--quiet"])
 t2 = time.perf_counter()
-print(json.dumps({"code": code, "import_s": t1 - t0, "report_s": t2 - t1, "sweep_s": sweep[0]}))
+heavy = [m for m in ("scipy.stats", "scipy.optimize", "duckdb", "narwhals", "matplotlib", "pandas") if m in sys.modules]
+print(json.dumps({"code": code, "import_s": t1 - t0, "report_s": t2 - t1, "sweep_s": sweep[0], "heavy": heavy}))
 """
 
 
@@ -63,7 +65,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
     roots = {"baseline": Path(a.base), "today (working tree)": Path(__file__).resolve().parents[1]}
-    imp = {k: [] for k in roots}; rep = {k: [] for k in roots}; heavy = {}
+    imp = {k: [] for k in roots}; rep = {k: [] for k in roots}; heavy = {}; heavy_rep = {}
     for _ in range(a.repeat):
         for name, root in roots.items():                         # alternate: both see the same load
             r, wall = run(IMPORT, root)
@@ -71,14 +73,15 @@ def main():
             imp[name].append((r["import_s"], wall)); heavy[name] = r["heavy"]
             r, wall = run(REPORT, root)
             assert r["code"] == 0
-            rep[name].append((wall, r["report_s"], r["sweep_s"]))
+            rep[name].append((wall, r["report_s"], r["sweep_s"])); heavy_rep[name] = r["heavy"]
     print("| checkout | `import humancert` (s, in process) | process wall (s) | modules loaded by the import | "
-          "`humancert report --dataset personal_attacks` (s, process wall) | of which the report (s) | of which `confidence_at` (s) |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          "`humancert report --dataset personal_attacks` (s, process wall) | of which the report (s) | of which `confidence_at` (s) | "
+          "modules loaded by the report |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in roots:
         i, r = imp[name], rep[name]
         print(f"| {name} | {med([x[0] for x in i])} | {med([x[1] for x in i])} | {', '.join(heavy[name])} | "
-              f"{med([x[0] for x in r])} | {med([x[1] for x in r])} | {med([x[2] for x in r])} |")
+              f"{med([x[0] for x in r])} | {med([x[1] for x in r])} | {med([x[2] for x in r])} | {', '.join(heavy_rep[name])} |")
     b, t = (statistics.median([x[0] for x in imp[k]]) for k in roots)
     rb, rt = (statistics.median([x[0] for x in rep[k]]) for k in roots)
     print(f"\nratio today / baseline: import {t / b:.2f}, report command {rt / rb:.2f} (medians of {a.repeat} fresh processes each, "

@@ -50,9 +50,13 @@ def readme_text(index=NBS / "index.ipynb"):
         if cell.cell_type == "markdown": parts.append(src)
         elif cell.cell_type == "code":
             parts.append(f"```python\n{src}\n```")
+            texts = []                                    # consecutive stream outputs (one print after another) form one block
             for out in cell.get("outputs", []):
                 text = out.get("text") if out.get("output_type") == "stream" else out.get("data", {}).get("text/plain")
-                if text: parts.append("```\n" + text.rstrip("\n") + "\n```")
+                if not text: continue
+                if out.get("output_type") == "stream" and texts and texts[-1][0] == out.get("name"): texts[-1][1] += text
+                else: texts.append([out.get("name"), text])
+            parts += ["```\n" + text.rstrip("\n") + "\n```" for _, text in texts]
     return "\n\n".join(parts) + "\n"
 
 

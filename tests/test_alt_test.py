@@ -1,4 +1,4 @@
-"""The alternative annotator test (nbs/50_alt_test.ipynb) against a literal implementation and by simulation.
+"""The alternative annotator test (nbs/judges/50_alt_test.ipynb) against a literal implementation and by simulation.
 
 `literal_alt_test` is written from the procedure's text (issue 22, Calderon, Reichart & Dror 2025) with plain Python loops over
 items and annotators, scipy.stats.ttest_1samp / wilcoxon for the per-annotator tests and a hand-written Benjamini-Yekutieli

@@ -1,4 +1,4 @@
-"""compare_judges (nbs/51_judges.ipynb): every number against a literal implementation on random data, labels outside the
+"""compare_judges (nbs/judges/51_judges.ipynb): every number against a literal implementation on random data, labels outside the
 classes, the bootstrap intervals' coverage and power, and the errors. Each test runs in a few seconds."""
 import numpy as np
 import pandas as pd

@@ -32,12 +32,14 @@ def _annotator_query(lf, item, annotator, label, model):
     same = rows.filter(shared).group_by(annotator, "_n").agg((nw.col("_nc") - 1).cast(nw.Int64).sum().alias("_same"))   # integers: exact
     return base, rows.group_by(annotator).agg(*aggs), same
 
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #fbaa11e6
 def _others_sum(same, annotator):
     "Per annotator, the sum over item sizes n of (labels matching theirs on items of n labels) / (n - 1): the engine's integer sums divided and added in a fixed order, so that repeated runs give the same float."
     same = same.sort_values([annotator, "_n"], kind="stable")
     v = pd.Series(same["_same"].to_numpy(np.float64) / (same["_n"].to_numpy(np.float64) - 1), index=same[annotator].to_numpy())
     return v.groupby(level=0, sort=False).agg(lambda s: float(np.add.reduce(s.to_numpy())))
 
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #782687f6
 def _pair_query(base, item, annotator, label, top_ids):
     "Items shared and labels agreeing for every ordered pair of the top annotators, in the engine."
     t = base.filter(nw.col(annotator).is_in(top_ids)).select(item, annotator, label)
@@ -45,9 +47,9 @@ def _pair_query(base, item, annotator, label, top_ids):
     pairs = t.join(u, on=item).filter(nw.col(annotator) != nw.col("_b"))
     return pairs.group_by(annotator, "_b").agg(nw.len().alias("common"), (nw.col(label) == nw.col("_lb")).cast(nw.Int64).sum().alias("agree"))
 
-def annotator_table(lf, item, annotator, label, model, top):
-    "The per-annotator sums and the top annotators' pair sums, in the engine, of a table already checked: the `AnnotatorAgreement`."
-    base, per_q, same_q = _annotator_query(lf, item, annotator, label, model)
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #7a114fe6
+def _per_annotator_frame(per_q, same_q, annotator, model):
+    "The per-annotator figures from the engine's sums, most labels first (ties by id), as `annotator_agreement` gives them."
     per = per_q.collect().to_pandas().sort_values(annotator, kind="stable")
     per = per.iloc[np.argsort(-per["labels"].to_numpy(), kind="stable")].set_index(annotator)
     per["others"] = _others_sum(same_q.collect().to_pandas(), annotator).reindex(per.index, fill_value=0.0).to_numpy()
@@ -56,7 +58,11 @@ def annotator_table(lf, item, annotator, label, model, top):
                               "agreement with the others": np.where(per["shared"] > 0, per["others"].to_numpy(float) / per["shared"].to_numpy(float), np.nan)},
                              index=pd.Index(per.index, name=None))
         if model is not None: frame["agreement with the model"] = per["with_model"].to_numpy(float) / per["labels"].to_numpy(float)
-    m = min(top, len(frame))
+    return frame
+
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #9d455e9b
+def _top_pair_tables(base, item, annotator, label, frame, m):
+    "Agreement and shared items of the first `m` annotators of `frame`, from the engine's pair sums, as tables."
     names = frame.index[:m]
     pairs = _pair_query(base, item, annotator, label, names.tolist()).collect().to_pandas()
     slot = pd.Series(np.arange(m), index=names)
@@ -64,10 +70,19 @@ def annotator_table(lf, item, annotator, label, model, top):
     common, vals = np.zeros((m, m), np.int64), np.full((m, m), np.nan)
     common[a, b] = pairs["common"].to_numpy(); vals[a, b] = pairs["agree"].to_numpy(float) / pairs["common"].to_numpy(float)
     common[np.arange(m), np.arange(m)] = frame["labels"].to_numpy()[:m]
-    table = pd.DataFrame(vals, index=names, columns=names)
-    if model is not None: table["model"] = frame["agreement with the model"].to_numpy()[:m]
-    return AnnotatorAgreement(frame, table, pd.DataFrame(common, index=names, columns=names), m, len(frame))
+    return pd.DataFrame(vals, index=names, columns=names), pd.DataFrame(common, index=names, columns=names)
 
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #60ab945f
+def annotator_table(lf, item, annotator, label, model, top):
+    "The per-annotator sums and the top annotators' pair sums, in the engine, of a table already checked: the `AnnotatorAgreement`."
+    base, per_q, same_q = _annotator_query(lf, item, annotator, label, model)
+    frame = _per_annotator_frame(per_q, same_q, annotator, model)
+    m = min(top, len(frame))
+    table, common = _top_pair_tables(base, item, annotator, label, frame, m)
+    if model is not None: table["model"] = frame["agreement with the model"].to_numpy()[:m]
+    return AnnotatorAgreement(frame, table, common, m, len(frame))
+
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #3364aa43
 def annotator_agreement_from_table(source, # as for Annotations.from_table
                                    item:str="item", # column of item ids
                                    annotator:str="annotator", # column of annotator ids
@@ -96,6 +111,7 @@ def _pair_confusion_query(base, item, annotator, label):
     pairs = t.join(t.rename({annotator: "_b", label: "_lb"}), on=item).filter(nw.col(annotator) < nw.col("_b"))
     return pairs.group_by(annotator, "_b", label, "_lb").agg(nw.len().alias("_n"))
 
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #a4d59a81
 def _pair_sums_from_confusion(conf, annotator, label, codes, classes):
     "Per pair (codes a < b, in code order): items shared, labelled alike, and the chance sum over classes of a's labels times b's."
     C = len(classes)
@@ -112,17 +128,30 @@ def _pair_sums_from_confusion(conf, annotator, label, codes, classes):
     chance = (ra * rb).reshape(P, C).sum(1)
     return key // len(codes), key % len(codes), common.astype(np.int64), agree.astype(np.int64), chance.astype(np.int64)
 
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #4b4c1efe
+def _labels_per_annotator(lf, item, annotator, label):
+    "The distinct labels (a repeated row counts once) and, from the engine, each annotator's number of labels, in id order."
+    base = lf.filter(~nw.col(label).is_null()).select(item, annotator, label).unique([item, annotator, label], keep="any")
+    per = base.group_by(annotator).agg(nw.len().alias("labels")).collect().to_pandas().sort_values(annotator, kind="stable")
+    return base, per
+
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #076b7ec3
+def _shape_with_annotators(shape, K, n_items):
+    "The data's shape with the number of annotators and the sparsity (the share of empty item x annotator cells) added."
+    shape = shape.copy()
+    shape["annotators"] = K
+    shape["sparsity"] = round(1 - float(shape["labels"]) / (n_items * K), 4)
+    return shape
+
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #58ab6b31
 def table_summary(lf, ann, item, annotator, label):
     "`agreement_summary` of the table whose per-item counts are `ann`: count measures from `ann`, pairwise ones from per-pair sums in the engine."
     s = agreement_summary(ann)
     if annotator is None: return s
-    base = lf.filter(~nw.col(label).is_null()).select(item, annotator, label).unique([item, annotator, label], keep="any")
-    per = base.group_by(annotator).agg(nw.len().alias("labels")).collect().to_pandas().sort_values(annotator, kind="stable")
+    base, per = _labels_per_annotator(lf, item, annotator, label)
     K = len(per)
     if K < 2: raise ValueError(f"`annotator`: column {annotator!r} names {K} annotator(s); agreement between annotators needs at least two.")
-    shape = s.shape.copy()
-    shape["annotators"] = K
-    shape["sparsity"] = round(1 - float(shape["labels"]) / (ann.n_items * K), 4)
+    shape = _shape_with_annotators(s.shape, K, ann.n_items)
     conf = _pair_confusion_query(base, item, annotator, label).collect().to_pandas()   # pairs x C^2 rows at most
     codes = pd.Series(np.arange(K), index=per[annotator].to_numpy())
     a, b, common, agree, chance = _pair_sums_from_confusion(conf, annotator, label, codes, ann.classes)
@@ -130,6 +159,7 @@ def table_summary(lf, ann, item, annotator, label):
     pairwise, undefined = _pairwise_measures(who, a, b, common, agree, chance, per["labels"].to_numpy(np.int64))
     return AgreementSummary(shape, s.measures, tuple(pairwise), s.undefined + tuple(undefined))
 
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #12d8bbdb
 def agreement_summary_from_table(source, # as for Annotations.from_table
                                  item:str="item", # column of item ids
                                  annotator:str|None="annotator", # column of annotator ids (None: anonymous labels, no pairwise measures)

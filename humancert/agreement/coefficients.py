@@ -11,7 +11,7 @@ __all__ = ['CI_METHODS', 'WEIGHTS', 'agreement_weights', 'fleiss_kappa_at', 'gwe
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #efdfe3d2
 import numpy as np
 import pandas as pd
-from scipy import sparse, stats
+from scipy import sparse, special
 from tqdm import tqdm
 
 from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums
@@ -54,6 +54,7 @@ def agreement_weights(n_classes:int, # C, the number of classes
         raise ValueError("`weights` must hold agreement weights in [0, 1] with 1 on the diagonal (a class agrees fully with itself).")
     return w
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #13e8cf43
 def _weights_name(weights):
     if weights is None or (isinstance(weights, str) and weights == "identity"): return ""
     return f"_{weights}" if isinstance(weights, str) else "_weighted"
@@ -61,9 +62,10 @@ def _weights_name(weights):
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #0ed51a56
 def _t_interval(value, se, n, confidence):
     "value -/+ t_{n-1} se, the upper end capped at 1 (Gwet 2014, ch. 5)."
-    q = stats.t.ppf((1 + confidence) / 2, max(n - 1, 1))
+    q = special.stdtrit(max(n - 1, 1), (1 + confidence) / 2)     # Student t quantile
     return (float(value - q * se), float(min(1.0, value + q * se)))
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #89be4324
 def _sampled_fraction(n, population):
     "Gwet's f = n / N, the share of the population's items that were rated (0 for an infinite population)."
     if population is None: return 0.0
@@ -72,10 +74,12 @@ def _sampled_fraction(n, population):
                          "population the items were drawn from (at least n), or None for an infinite one.")
     return n / population
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #68d172a1
 def _z_interval(value, se, confidence):
-    q = stats.norm.ppf((1 + confidence) / 2)
+    q = special.ndtri((1 + confidence) / 2)                   # normal quantile
     return (float(value - q * se), float(min(1.0, value + q * se)))
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #4c352bc5
 def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficient; with batch > 1, a (b, n) block -> b coefficients
                n:int, # items resampled
                n_bootstrap:int, seed, confidence:float,
@@ -95,10 +99,12 @@ def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficien
     lo, hi = np.quantile(vals, [(1 - confidence) / 2, (1 + confidence) / 2])
     return float(vals.std(ddof=1)), (float(lo), float(hi))
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #411fba17
 def _result(measure, value, observed, expected, n_items, n_labels, se=None, ci=None, ci_method=None, confidence=None):
     return Agreement(measure, float(value), float(observed), float(expected), int(n_items), int(n_labels),
                      None if se is None else float(se), ci, ci_method, confidence)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #d69d5e67
 def _undefined(measure, why):
     return UndefinedAgreementError(f"{measure} is undefined for these annotations: chance agreement is 1 because {why}; "
                                    "report percent_agreement instead.")
@@ -117,6 +123,7 @@ def _family_parts(counts, W, w=None):
         pa_i = np.where(two, (same - n) / (n * (n - 1)), 0.0)        # sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1)), as w_kk = 1
     return c, n, two, pa_i
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #97e19da8
 def _shares(c, n, two, chance, w):
     "Class shares pi_k: 'pooled' over the labels of items with a pair (Fleiss), or 'items' averaging each item's shares (Gwet)."
     if chance == "pooled":
@@ -125,6 +132,7 @@ def _shares(c, n, two, chance, w):
     ww = 1.0 / n if w is None else w / n
     return (c.T @ ww) / (len(n) if w is None else w.sum())
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #50ef8458
 def _chance(kind, pi, W):
     "Chance agreement p_e: Fleiss/Scott (pi' W pi), Gwet's AC (T_w/(C(C-1)) sum pi(1-pi)) or Brennan-Prediger (T_w/C^2)."
     C = len(pi)
@@ -132,6 +140,7 @@ def _chance(kind, pi, W):
     if kind == "gwet": return float(W.sum() * (pi * (1 - pi)).sum() / (C * (C - 1)))
     return float(W.sum() / C ** 2)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #b59829e7
 def _chance_items(kind, c, n, pi, W):
     "Each item's share in the chance agreement, p_e|i, for the linearised variance."
     C = len(pi)
@@ -146,6 +155,7 @@ def _family_value(c, n, two, pa_i, W, kind, chance, w=None):
     pi = _shares(c, n, two, chance, w)
     return pa, _chance(kind, pi, W), pi
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #9c462ea9
 def _family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population):
     "Gwet's linearised variance: (1-f)/(n(n-1)) sum_i (kappa*_i - kappa)^2, with f = n / population."
     m, m2 = len(n), int(two.sum())
@@ -154,6 +164,7 @@ def _family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population):
     f = _sampled_fraction(m, population)
     return (1 - f) / (m * (m - 1)) * float(((k_star - value) ** 2).sum())
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #7e1b4053
 def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population):
     check_annotations(ann)
     _check_ci(ci_method, confidence, n_bootstrap, seed, population)
@@ -193,6 +204,7 @@ def fleiss_kappa_at(ann:Annotations, # the annotations (missing labels allowed)
     kind = "fleiss" if method == "fleiss" else "bp"
     return _family(ann, f"{method}_kappa", kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #6f0799dc
 def gwet_ac(ann:Annotations, # the annotations (missing labels allowed)
             weights=None, # None (AC1), or "linear", "quadratic" or a C x C matrix (AC2)
             ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
@@ -205,6 +217,7 @@ def gwet_ac(ann:Annotations, # the annotations (missing labels allowed)
     name = "gwet_ac1" if _weights_name(weights) == "" else "gwet_ac2"
     return _family(ann, name, "gwet", "items", weights, ci_method, confidence, n_bootstrap, seed, population)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #692d7674
 def brennan_prediger(ann:Annotations, # the annotations (missing labels allowed)
                      weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
                      ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
@@ -235,6 +248,7 @@ def _differences(level, values, n_c, metric=None):
         s = v[:, None] + v[None, :]
         return np.where(s > 0, ((v[:, None] - v[None, :]) / np.where(s > 0, s, 1)) ** 2, 0.0)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #f823f9cc
 def _coincidences(counts, w=None):
     "Krippendorff's coincidence matrix o_ck = sum_i n_ic (n_ik - [c=k]) / (n_i - 1) over items with two or more labels."
     c = np.asarray(counts, dtype=np.float64)
@@ -244,6 +258,7 @@ def _coincidences(counts, w=None):
     f = c / (n - 1)[:, None] if w is None else c * (w[keep] / (n - 1))[:, None]
     return f.T @ c - np.diag(f.sum(0)), keep
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #e20808b6
 def _alpha_from(o, level, values, metric):
     n_c = o.sum(1)
     n_dot = n_c.sum()
@@ -329,6 +344,7 @@ def _numeric_codes(va, vb):
     values = np.unique(np.concatenate([va, vb]))
     return np.searchsorted(values, va), np.searchsorted(values, vb), values
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #f19ccccc
 def _two_raters(a, b, labels):
     "Codes of the items both raters labelled (missing: NaN/None) and the class list (sorted labels, or `labels`)."
     xa, xb = np.asarray(a), np.asarray(b)
@@ -347,16 +363,19 @@ def _two_raters(a, b, labels):
     if len(ca) < 2: raise ValueError(f"`a` and `b` share {len(ca)} labelled item(s); kappa needs at least two.")
     return ca.astype(np.int64), cb.astype(np.int64), classes
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #a91dc695
 def _confusion(ca, cb, C, w=None):
     "C x C table of (rater a's class, rater b's class) counts, weighted by item multiplicities `w`."
     return np.bincount(ca * C + cb, weights=w, minlength=C * C).reshape(C, C)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #2ce556b4
 def _cohen_from(t, W):
     "Observed and chance agreement of a confusion table t with agreement weights W, and its shares and margins."
     p = t / t.sum()
     ra, rb = p.sum(1), p.sum(0)
     return float((W * p).sum()), float(ra @ W @ rb), p, ra, rb
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #41ebee2a
 def _cohen_variance(p, ra, rb, W, kappa, pe, n):
     "Fleiss, Cohen & Everitt (1969): the large-sample variance of (weighted) kappa."
     wa, wb = W @ rb, W.T @ ra                                           # w-bar_k. and w-bar_.l
@@ -411,6 +430,14 @@ def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
     np.add.at(counts, (np.arange(len(ca)), ca), 1); np.add.at(counts, (np.arange(len(ca)), cb), 1)
     return _family(Annotations.from_counts(counts, labels=list(classes)), "scott_pi", "fleiss", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #7ae7cc62
+def _wide_codes(ann):
+    "Items x annotators table of class codes, -1 where the annotator did not label the item."
+    item, annot, label = ann.codes()
+    L = np.full((ann.n_items, ann.n_annotators), -1, np.int64)
+    L[item, annot] = label
+    return L
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #9fc88ce8
 def _conger_from(L, M, C, W, w=None):
     "Conger's kappa from the wide codes L (items x raters, -1 missing): Fleiss' P_a and the raters' own class shares."
@@ -454,9 +481,7 @@ def conger_kappa(ann:Annotations, # annotations with annotator ids
     _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     C = ann.n_classes
     W = agreement_weights(C, weights)
-    item, annot, label = ann.codes()
-    L = np.full((ann.n_items, ann.n_annotators), -1, np.int64)
-    L[item, annot] = label
+    L = _wide_codes(ann)
     rated = (L >= 0).any(1)
     L = L[rated]
     M = L >= 0
@@ -491,6 +516,7 @@ def _pair_cells(L, # items x annotators class codes, -1 where not labelled
             if len(r): out.append((r, L[r, g] * C + L[r, h]))
     return out
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #3ded3978
 def _kappas_from_tables(T, # (..., P, C, C) confusion counts of P pairs (item multiplicities as weights)
                         W, # C x C agreement weights
                        ):
@@ -501,10 +527,18 @@ def _kappas_from_tables(T, # (..., P, C, C) confusion counts of P pairs (item mu
     ok = (N >= 2) & (pe < 1 - 1e-15)
     return np.where(ok, (po - pe) / np.where(ok, 1 - pe, 1.0), np.nan), np.where(ok, po, np.nan), np.where(ok, pe, np.nan)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #15c47adc
 def _nanmean_rows(x):
     "Mean of each row over its finite entries; NaN for a row with none (no warning)."
     k = np.isfinite(x).sum(-1)
     return np.where(k > 0, np.nansum(x, -1) / np.maximum(k, 1), np.nan)
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #b25a33cd
+def _cells_matrix(cells, n, C):
+    "The sparse items x (pair, cell) indicator A: a row of item multiplicities times A is every pair's confusion table."
+    P = len(cells)
+    return sparse.csr_matrix((np.ones(sum(len(r) for r, _ in cells)), (np.concatenate([r for r, _ in cells]),
+                              np.concatenate([p * C * C + cl for p, (_, cl) in enumerate(cells)]))), shape=(n, P * C * C))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #40d5cb7c
 def cohen_kappa_mean(ann:Annotations, # annotations with annotator ids (at most 200 annotators)
@@ -524,9 +558,7 @@ def cohen_kappa_mean(ann:Annotations, # annotations with annotator ids (at most 
         raise ValueError(f"`ann` has {K} annotators; the weighted mean over pairs is built for up to 200 (cohen_kappa_pairwise "
                          "handles any number, unweighted).")
     W = agreement_weights(C, weights)
-    item, annot, label = ann.codes()
-    L = np.full((ann.n_items, K), -1, np.int64)
-    L[item, annot] = label
+    L = _wide_codes(ann)
     cells, n = _pair_cells(L, C), ann.n_items
     T = np.stack([np.bincount(cl, minlength=C * C) for _, cl in cells]).reshape(-1, C, C) if cells else np.zeros((0, C, C))
     kappa, po_p, pe_p = _kappas_from_tables(T.astype(np.float64), W)    # the estimate: every item once
@@ -536,8 +568,7 @@ def cohen_kappa_mean(ann:Annotations, # annotations with annotator ids (at most 
     se = ci = None
     if ci_method == "bootstrap":                                  # the same statistic on each resample, blocks of resamples at once
         P = len(cells)
-        A = sparse.csr_matrix((np.ones(sum(len(r) for r, _ in cells)), (np.concatenate([r for r, _ in cells]),
-                               np.concatenate([p * C * C + cl for p, (_, cl) in enumerate(cells)]))), shape=(n, P * C * C))
+        A = _cells_matrix(cells, n, C)
         def stat(w): return _nanmean_rows(_kappas_from_tables(np.asarray((A.T @ w.T).T).reshape(len(w), P, C, C), W)[0])
         se, ci = _bootstrap(stat, n, n_bootstrap, seed, confidence, batch=max(1, int(4e6 // (P * C * C))))
     has = ann.n_labels >= 2

@@ -21,6 +21,7 @@ from ..data.annotations import Annotations, check_annotations, hard_predictions,
 # %% ../../nbs/agreement/01_agreement.ipynb #3007e6d1
 def _g(x): return f"{x:.6g}"
 
+# %% ../../nbs/agreement/01_agreement.ipynb #41672c06
 @dataclass(frozen=True)
 class Agreement:
     "An agreement coefficient: `value` = (`observed` - `expected`) / (1 - `expected`)."
@@ -47,6 +48,7 @@ class Agreement:
         row.update(se=np.nan if self.se is None else self.se, ci_low=lo, ci_high=hi)
         return pd.DataFrame([row]).set_index("measure")
 
+# %% ../../nbs/agreement/01_agreement.ipynb #9e9a7382
 def _check_ann(ann, need_annotators=False, fn=""):
     check_annotations(ann, fn if need_annotators else None)
 
@@ -60,6 +62,7 @@ def _pairs_agreeing(counts):
         n += x; x *= x - 1; same += x                          # in place: x is a fresh copy
     return n, same
 
+# %% ../../nbs/agreement/01_agreement.ipynb #8accd5f9
 def _item_agreement_values(counts):
     "P_i for every item (NaN where n_i < 2) and the mask of items with a pair."
     n, same = _pairs_agreeing(counts)
@@ -67,6 +70,7 @@ def _item_agreement_values(counts):
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(has, same / (n * (n - 1)), np.nan), has
 
+# %% ../../nbs/agreement/01_agreement.ipynb #02b6701d
 def item_agreement(ann:Annotations, # the annotations
                   ) -> pd.Series:
     "Per-item agreement P_i (SPA eq. 1); NaN marks items with fewer than two labels, which carry no pair."
@@ -74,6 +78,7 @@ def item_agreement(ann:Annotations, # the annotations
     vals, _ = _item_agreement_values(ann.counts)
     return pd.Series(vals, index=ann.items, name="agreement")
 
+# %% ../../nbs/agreement/01_agreement.ipynb #26b67840
 def percent_agreement(ann:Annotations, # the annotations
                      ) -> Agreement:
     "Percent agreement, Fleiss' P-bar: the mean item agreement over items with at least two labels (SPA eq. 2)."
@@ -86,12 +91,14 @@ def percent_agreement(ann:Annotations, # the annotations
 class UndefinedAgreementError(ValueError):
     "A chance-corrected coefficient is 0/0: chance agreement is 1 (every label is the same class)."
 
+# %% ../../nbs/agreement/01_agreement.ipynb #c0cf6748
 def _chance_corrected(measure, observed, expected, n_items, n_labels, why):
     if expected >= 1 - 1e-15:
         raise UndefinedAgreementError(f"{measure} is undefined for these annotations: chance agreement is 1 because {why}; "
                                       "report percent_agreement instead.")
     return Agreement(measure, (observed - expected) / (1 - expected), observed, expected, n_items, n_labels)
 
+# %% ../../nbs/agreement/01_agreement.ipynb #9c577b55
 _BLOCK = 1 << 15      # rows per block: the block's float buffers stay in cache and are reused, no fresh pages per call
 
 def _pair_totals(counts):
@@ -117,6 +124,7 @@ def _pair_totals(counts):
         nb += 1; sb /= nb; p_sum += sb.sum()              # ... / n_i: the item's P_i (kappa)
     return p_sum, coin_sum, n_sum, items, pooled
 
+# %% ../../nbs/agreement/01_agreement.ipynb #9c4a42eb
 def fleiss_kappa(ann:Annotations, # the annotations
                  method:str="fleiss", # "fleiss", or "randolph" (free-marginal: chance agreement 1/C)
                  chance:str="pooled", # class shares with missing labels: "pooled" over the labels of items with a pair, or "items" (Gwet's mean of item shares)
@@ -158,6 +166,9 @@ def krippendorff_alpha(ann:Annotations, # the annotations (missing labels allowe
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
     return _chance_corrected("krippendorff_alpha", coin_sum / n_dot, expected, items, int(n_dot),
                              f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
+
+# %% ../../nbs/agreement/01_agreement.ipynb #e509f56a
+_DENSE_MAX = 2000        # the most annotators for which K x K tables are built on request
 
 # %% ../../nbs/agreement/01_agreement.ipynb #c6bc5d4f
 @dataclass(frozen=True, repr=False)
@@ -217,34 +228,30 @@ class PairwiseAgreement:
                 f"mean={_g(self.mean)}, weighted_mean={_g(self.weighted_mean)}, n_undefined={self.n_undefined}, "
                 f"n_disjoint={self.n_disjoint})")
 
-_DENSE_MAX = 2000        # the most annotators for which K x K tables are built on request
-_BLAS_MAX_K = 64         # up to this many annotators, pair sums are dense matrix products over blocks of items
+# %% ../../nbs/agreement/01_agreement.ipynb #927e82cc
+def _pair_sums_dense(item, annot, label, I, K, C, chance, block):
+    "Pair sums as dense products over blocks of items (BLAS): M^T M common items, sum_c Y_c^T Y_c agreements, R_c = Y_c^T M."
+    L = np.full((I, K), -1, dtype=np.int16)
+    L[item, annot] = label
+    com, agr = np.zeros((K, K)), np.zeros((K, K))
+    R = np.zeros((C, K, K)) if chance else None
+    for s in range(0, I, block):
+        Lb = L[s:s + block]
+        M = (Lb >= 0).astype(np.float64)
+        com += M.T @ M
+        for c in range(C):
+            Y = (Lb == c).astype(np.float64)
+            agr += Y.T @ Y
+            if chance: R[c] += Y.T @ M
+    a, b = np.triu_indices(K, 1)
+    keep = com[a, b] > 0
+    a, b = a[keep], b[keep]
+    ch = None if not chance else np.einsum("cab,cba->ab", R, R)[a, b]
+    return a, b, com[a, b].astype(np.int64), agr[a, b].astype(np.int64), None if ch is None else ch.astype(np.int64), np.diag(com).astype(np.int64)
 
-def _pair_sums(ann, chance=False):
-    "Per annotator pair a < b sharing an item: common items, agreeing items and (chance) sum_c R_c(a,b) R_c(b,a); labels per annotator."
-    return _pair_sums_codes(*ann.codes(), ann.n_items, ann.n_annotators, ann.n_classes, chance)
-
-def _pair_sums_codes(item, annot, label, I, K, C, chance=False, block=1 << 16, dense=None):
-    "`_pair_sums` from long codes; `dense` forces (True) or forbids (False) the dense path, default by K."
-    if dense is None: dense = K <= _BLAS_MAX_K and C < 2**15         # int16 label table
-    if dense:                                                          # dense products over blocks of items: BLAS, small temporaries
-        L = np.full((I, K), -1, dtype=np.int16)
-        L[item, annot] = label
-        com, agr = np.zeros((K, K)), np.zeros((K, K))
-        R = np.zeros((C, K, K)) if chance else None
-        for s in range(0, I, block):
-            Lb = L[s:s + block]
-            M = (Lb >= 0).astype(np.float64)
-            com += M.T @ M
-            for c in range(C):
-                Y = (Lb == c).astype(np.float64)
-                agr += Y.T @ Y
-                if chance: R[c] += Y.T @ M
-        a, b = np.triu_indices(K, 1)
-        keep = com[a, b] > 0
-        a, b = a[keep], b[keep]
-        ch = None if not chance else np.einsum("cab,cba->ab", R, R)[a, b]
-        return a, b, com[a, b].astype(np.int64), agr[a, b].astype(np.int64), None if ch is None else ch.astype(np.int64), np.diag(com).astype(np.int64)
+# %% ../../nbs/agreement/01_agreement.ipynb #863d2079
+def _pair_sums_sparse(item, annot, label, I, K, C, chance):
+    "Pair sums as sparse products: only the pairs that share an item are ever formed."
     ones = np.ones(len(item), dtype=np.int64)
     M = sparse.csr_matrix((ones, (item, annot)), shape=(I, K))
     com = sparse.triu(M.T @ M, 1).tocoo()               # sparse: only the pairs that share an item
@@ -260,6 +267,21 @@ def _pair_sums_codes(item, annot, label, I, K, C, chance=False, block=1 << 16, d
             ch += at(Rc) * np.asarray(Rc[b, a]).ravel().astype(np.int64)
     return a, b, com.data.astype(np.int64), agr, ch, np.bincount(annot, minlength=K).astype(np.int64)
 
+# %% ../../nbs/agreement/01_agreement.ipynb #a7a47ade
+_BLAS_MAX_K = 64         # up to this many annotators, pair sums are dense matrix products over blocks of items
+
+def _pair_sums_codes(item, annot, label, I, K, C, chance=False, block=1 << 16, dense=None):
+    "`_pair_sums` from long codes; `dense` forces (True) or forbids (False) the dense path, default by K."
+    if dense is None: dense = K <= _BLAS_MAX_K and C < 2**15         # int16 label table
+    if dense: return _pair_sums_dense(item, annot, label, I, K, C, chance, block)
+    return _pair_sums_sparse(item, annot, label, I, K, C, chance)
+
+# %% ../../nbs/agreement/01_agreement.ipynb #5b7a9d21
+def _pair_sums(ann, chance=False):
+    "Per annotator pair a < b sharing an item: common items, agreeing items and (chance) sum_c R_c(a,b) R_c(b,a); labels per annotator."
+    return _pair_sums_codes(*ann.codes(), ann.n_items, ann.n_annotators, ann.n_classes, chance)
+
+# %% ../../nbs/agreement/01_agreement.ipynb #c8b0e227
 def _pairwise(ann, measure, a, b, common, values, labelled):
     res = PairwiseAgreement(measure, ann.annotators, pd.DataFrame({"a": a, "b": b, "value": values, "n_items": common}), labelled)
     if res.n_pairs == 0:
@@ -269,6 +291,7 @@ def _pairwise(ann, measure, a, b, common, values, labelled):
         raise ValueError(f"`ann`: no pair of annotators has a defined {measure} (no two annotators share an item).")
     return res
 
+# %% ../../nbs/agreement/01_agreement.ipynb #c0eee39e
 def pairwise_agreement(ann:Annotations, # annotations with annotator ids (from_wide or from_long)
                       ) -> PairwiseAgreement:
     "Observed agreement P(l_a = l_b) for every annotator pair over the items both labelled (certification eq. 9)."
@@ -276,6 +299,7 @@ def pairwise_agreement(ann:Annotations, # annotations with annotator ids (from_w
     a, b, common, agree, _, labelled = _pair_sums(ann)
     return _pairwise(ann, "agreement", a, b, common, agree / common, labelled)
 
+# %% ../../nbs/agreement/01_agreement.ipynb #bbdcf909
 def _kappa_values(common, agree, chance):
     "Cohen's kappa of each pair from its sums: items shared, labelled alike, and sum_c of both annotators' class counts multiplied (NaN where P_e = 1)."
     defined = chance < common ** 2
@@ -283,6 +307,7 @@ def _kappa_values(common, agree, chance):
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(defined, (po - pe) / (1 - pe), np.nan)
 
+# %% ../../nbs/agreement/01_agreement.ipynb #0d0964c0
 def cohen_kappa_pairwise(ann:Annotations, # annotations with annotator ids (from_wide or from_long)
                         ) -> PairwiseAgreement:
     "Cohen's kappa for every annotator pair over the items both labelled; undefined pairs are NaN and counted."
@@ -307,19 +332,15 @@ class AnnotatorAgreement:
         "The per-annotator figures (every annotator)."
         return self.per_annotator.copy()
 
+# %% ../../nbs/agreement/01_agreement.ipynb #63383fbf
 def check_top(top):
     if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
         raise ValueError(f"`top` must be a positive integer (annotators in the pairwise table), got {top!r}.")
     return int(top)
 
-def annotator_agreement(ann:Annotations, # annotations with annotator ids
-                        model=None, # the model's label per item, for a model column; None for none
-                        top:int=20, # annotators (most labels first) in the pairwise table
-                       ) -> AnnotatorAgreement:
-    "Per annotator: how often the others on the same items agree with them, and the model; a pairwise table of the top annotators."
-    _check_ann(ann, True, "annotator_agreement")
-    top = check_top(top)
-    item, annot, label = ann.codes()
+# %% ../../nbs/agreement/01_agreement.ipynb #78d6dd3a
+def _agreement_with_others(ann, item, annot, label):
+    "Per annotator: labels, labels on items with another label, and the mean share of the others' labels there that match theirs."
     K = ann.n_annotators
     counts = np.asarray(ann.counts)
     n = counts.sum(1)
@@ -328,14 +349,20 @@ def annotator_agreement(ann:Annotations, # annotations with annotator ids
     n_lab = np.bincount(annot, minlength=K)
     n_shared = np.bincount(annot, shared, minlength=K)
     with np.errstate(invalid="ignore", divide="ignore"):
-        per = pd.DataFrame({"labels": n_lab, "labels on shared items": n_shared.astype(np.int64),
-                            "agreement with the others": np.where(n_shared > 0, np.bincount(annot, agree_others, minlength=K) / n_shared, np.nan)},
-                           index=ann.annotators)
-    codes = None if model is None else hard_predictions(ann, model, "model")
-    if codes is not None:
-        per["agreement with the model"] = np.bincount(annot, codes[item] == label, minlength=K) / np.maximum(n_lab, 1)
-    per = per.iloc[np.argsort(-n_lab, kind="stable")]
-    m = min(top, K)
+        return pd.DataFrame({"labels": n_lab, "labels on shared items": n_shared.astype(np.int64),
+                             "agreement with the others": np.where(n_shared > 0, np.bincount(annot, agree_others, minlength=K) / n_shared, np.nan)},
+                            index=ann.annotators)
+
+# %% ../../nbs/agreement/01_agreement.ipynb #a85a495f
+def _agreement_with_model(ann, model, item, annot, label, n_lab):
+    "Per annotator: the share of their labels equal to the model's label of the item."
+    codes = hard_predictions(ann, model, "model")
+    return np.bincount(annot, codes[item] == label, minlength=ann.n_annotators) / np.maximum(n_lab, 1)
+
+# %% ../../nbs/agreement/01_agreement.ipynb #c149e0ac
+def _top_pairwise(ann, item, annot, label, n_lab, m):
+    "Agreement and shared items of the `m` annotators with the most labels, as tables: the pair sums on their labels only."
+    K = ann.n_annotators
     pick = np.argsort(-n_lab, kind="stable")[:m]                   # the top annotators, as columns 0..m-1
     slot = np.full(K, -1); slot[pick] = np.arange(m)
     sel = slot[annot] >= 0
@@ -344,9 +371,25 @@ def annotator_agreement(ann:Annotations, # annotations with annotator ids
     common[a, b] = common[b, a] = com; common[np.arange(m), np.arange(m)] = lab_m
     vals[a, b] = vals[b, a] = agr / com
     names = ann.annotators.take(pick)
-    table = pd.DataFrame(vals, index=names, columns=names)
-    if codes is not None: table["model"] = per["agreement with the model"].to_numpy()[:m]
-    return AnnotatorAgreement(per, table, pd.DataFrame(common, index=names, columns=names), m, K)
+    return pd.DataFrame(vals, index=names, columns=names), pd.DataFrame(common, index=names, columns=names)
+
+# %% ../../nbs/agreement/01_agreement.ipynb #5906c8b1
+def annotator_agreement(ann:Annotations, # annotations with annotator ids
+                        model=None, # the model's label per item, for a model column; None for none
+                        top:int=20, # annotators (most labels first) in the pairwise table
+                       ) -> AnnotatorAgreement:
+    "Per annotator: how often the others on the same items agree with them, and the model; a pairwise table of the top annotators."
+    _check_ann(ann, True, "annotator_agreement")
+    top = check_top(top)
+    item, annot, label = ann.codes()
+    per = _agreement_with_others(ann, item, annot, label)
+    n_lab = per["labels"].to_numpy()
+    if model is not None: per["agreement with the model"] = _agreement_with_model(ann, model, item, annot, label, n_lab)
+    per = per.iloc[np.argsort(-n_lab, kind="stable")]
+    m = min(top, ann.n_annotators)
+    table, shared = _top_pairwise(ann, item, annot, label, n_lab, m)
+    if model is not None: table["model"] = per["agreement with the model"].to_numpy()[:m]
+    return AnnotatorAgreement(per, table, shared, m, ann.n_annotators)
 
 # %% ../../nbs/agreement/01_agreement.ipynb #6b397731
 @dataclass(frozen=True)
@@ -368,8 +411,10 @@ class AgreementSummary:
     def __repr__(self):
         return "AgreementSummary(" + ", ".join(f"{m}={_g(v)}" for m, v in self.to_frame()["value"].items()) + ")"
 
+# %% ../../nbs/agreement/01_agreement.ipynb #cb2d8ac4
 def _why(e): return str(e).split(" because ")[-1].split(";")[0]        # an UndefinedAgreementError's reason, for the summary
 
+# %% ../../nbs/agreement/01_agreement.ipynb #dd65289a
 def _pairwise_measures(who, a, b, common, agree, chance, labelled):
     "Mean pairwise agreement and Cohen's kappa (`who.annotators` names the codes) from one set of pair sums, and (measure, why) if kappa is undefined."
     out = [_pairwise(who, "agreement", a, b, common, agree / common, labelled)]
@@ -377,6 +422,7 @@ def _pairwise_measures(who, a, b, common, agree, chance, labelled):
     except UndefinedAgreementError as e: return out, [("mean pairwise cohen_kappa", _why(e))]
     return out, []
 
+# %% ../../nbs/agreement/01_agreement.ipynb #3b9c1778
 def agreement_summary(ann:Annotations, # the annotations
                      ) -> AgreementSummary:
     "Percent agreement, Fleiss' kappa, Krippendorff's alpha and, with annotator ids, the mean pairwise agreement and Cohen's kappa."

@@ -18,12 +18,14 @@ from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, softmax
 from ..data.annotations import check_seed
 
-# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #4dfac5ef
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #ae780e2d
 def _check_gamma(gamma):
+    "Refuse a determinism gamma that is not a finite number >= 0."
     if isinstance(gamma, bool) or not isinstance(gamma, (int, float, np.integer, np.floating)) or not np.isfinite(gamma) or gamma < 0:
         raise ValueError(f"`gamma` must be a number >= 0 (0: random choice, 1: the activation, large: deterministic), got {gamma!r}.")
 
 def _check_design(n_train, n_test, n_annotators):
+    "Refuse sample sizes below 2, and a training set too small to give every annotator an item."
     for name, v in (("n_train", n_train), ("n_test", n_test)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 2:
             raise ValueError(f"`{name}` must be an integer >= 2, got {v!r}.")
@@ -31,6 +33,12 @@ def _check_design(n_train, n_test, n_annotators):
         raise ValueError(f"`n_train` = {n_train} leaves some of the {n_annotators} annotators with no training items; "
                          f"use n_train >= {n_annotators}.")
 
+def _check_sims(n_sims, name="n_sims"):
+    "Refuse fewer than two simulations (a spread needs two)."
+    if isinstance(n_sims, bool) or not isinstance(n_sims, (int, np.integer)) or n_sims < 2:
+        raise ValueError(f"`{name}` must be an integer >= 2, got {n_sims!r}.")
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #1cdbc20a
 def determinism(a, # activations: probability of the positive class (any shape)
                 gamma:float, # determinism gamma >= 0 (eq. 6)
                ):
@@ -41,6 +49,7 @@ def determinism(a, # activations: probability of the positive class (any shape)
     with np.errstate(divide="ignore"):
         return expit(gamma * (np.log(a) - np.log1p(-a)))
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #5b67df2c
 def simulate_annotators(x1, # first feature, seen by annotators and model (any shape)
                         x2=None, # second feature, seen by annotators only; None for m = 0
                         intercepts=(0.0, 0.0), # one intercept b_j per annotator
@@ -59,6 +68,17 @@ def simulate_annotators(x1, # first feature, seen by annotators and model (any s
     p = determinism(expit(lin[None] + b), gamma)
     return rng.random(p.shape) < p
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #cf3f67d1
+def _newton_step(b0, b1, x, y, l2):
+    "One Newton step (d0, d1) for S penalised one-feature logistic regressions at once: H d = g solved in closed form."
+    p = expit(b0[:, None] + b1[:, None] * x)
+    w, r = p * (1 - p), p - y
+    g0, g1 = r.sum(1), (r * x).sum(1) + l2 * b1                          # gradient of the penalised negative log-likelihood
+    h00, h01, h11 = w.sum(1), (w * x).sum(1), (w * x * x).sum(1) + l2    # its Hessian
+    det = h00 * h11 - h01 ** 2
+    return (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #33a5823a
 def fit_logistic(x, # features, shape (S, n): S independent data sets of n samples
                  y, # 0/1 labels, shape (S, n)
                  l2:float=1.0, # ridge penalty on the slope, 1/C in scikit-learn's terms (its default C = 1)
@@ -70,16 +90,12 @@ def fit_logistic(x, # features, shape (S, n): S independent data sets of n sampl
     if x.shape != y.shape or x.ndim != 2: raise ValueError(f"`x` and `y` must both have shape (S, n), got {x.shape} and {y.shape}.")
     b0, b1 = np.zeros(len(x)), np.zeros(len(x))
     for _ in range(max_iter):
-        p = expit(b0[:, None] + b1[:, None] * x)
-        w, r = p * (1 - p), p - y
-        g0, g1 = r.sum(1), (r * x).sum(1) + l2 * b1
-        h00, h01, h11 = w.sum(1), (w * x).sum(1), (w * x * x).sum(1) + l2
-        det = h00 * h11 - h01 ** 2
-        d0, d1 = (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
+        d0, d1 = _newton_step(b0, b1, x, y, l2)
         b0, b1 = b0 - d0, b1 - d1
         if max(np.abs(d0).max(), np.abs(d1).max()) < tol: break
     return b0, b1
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #bde616c1
 def f1(a, # boolean labels, shape (..., n)
        b, # boolean labels, same shape
       ) -> np.ndarray:
@@ -89,6 +105,7 @@ def f1(a, # boolean labels, shape (..., n)
     den = 2 * tp + fp + fn
     return np.where(den > 0, 2 * tp / np.maximum(den, 1), 0.0)
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #2feaf7e8
 def kappa(a, # boolean labels, shape (..., n)
           b, # boolean labels, same shape
          ) -> np.ndarray:
@@ -98,32 +115,46 @@ def kappa(a, # boolean labels, shape (..., n)
     pe = pa * pb + (1 - pa) * (1 - pb)
     return np.where(pe < 1, (po - pe) / np.where(pe < 1, 1 - pe, 1.0), np.nan)
 
-# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #438c2393
-def _check_sims(n_sims, name="n_sims"):
-    if isinstance(n_sims, bool) or not isinstance(n_sims, (int, np.integer)) or n_sims < 2:
-        raise ValueError(f"`{name}` must be an integer >= 2, got {n_sims!r}.")
-
-def _run_condition(S, b2, gamma, m, noise, rng, n_train=1000, n_test=100, l2=1.0, K=2):
-    "S simulations of one condition, vectorised; K annotators with intercepts spread evenly over [-b2, b2]."
-    b = np.linspace(-b2, b2, K)
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #3ecc9385
+def _annotate(S, b, gamma, m, rng, n_train, n_test):
+    "Features and labels of S simulations: training labels from one annotator each (in equal shares), test labels from all."
+    K = len(b)
     x1tr, x2tr, x1te, x2te = (rng.standard_normal((S, k)) for k in (n_train, n_train, n_test, n_test))
     btr = b[np.arange(n_train) * K // n_train]                          # annotator j labels the j-th share of the training set
     ytr = rng.random((S, n_train)) < determinism(expit(x1tr + m * x2tr + btr), gamma)
     pte = determinism(expit(x1te[None] + m * x2te[None] + b[:, None, None]), gamma)   # (annotator, S, n_test)
     yte = rng.random(pte.shape) < pte
+    return x1tr, ytr, x1te, x2te, pte, yte
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #48cbbec0
+def _model_labels(x1tr, ytr, x1te, gamma, noise, rng, l2):
+    "The model's test labels and the probabilities they were drawn with: deterministic (p >= 0.5) or noisy (eq. 6)."
     b0, b1 = fit_logistic(x1tr, ytr, l2)
     ph = expit(b0[:, None] + b1[:, None] * x1te)
     pm = determinism(ph, gamma) if noise else (ph >= 0.5).astype(float)
-    yhat = rng.random(ph.shape) < pm
-    oracle = (x1te + m * x2te) > 0
+    return rng.random(ph.shape) < pm, pm
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #a6967f67
+def _condition_scores(yte, yhat, pte, pm, oracle):
+    "IAA (mean over pairs) and model scores (mean over annotators), and each side's exact expected oracle accuracy."
+    K = len(yte)
     acc_ann = np.where(oracle[None], pte, 1 - pte).mean(-1)            # exact expected oracle accuracy per annotator
     acc_model = np.where(oracle, pm, 1 - pm).mean(-1)
     pairs = list(itertools.combinations(range(K), 2))
     return {"iaa_f1": np.mean([f1(yte[i], yte[j]) for i, j in pairs], 0), "model_f1": np.mean([f1(yhat, yte[j]) for j in range(K)], 0),
             "iaa_kappa": np.mean([kappa(yte[i], yte[j]) for i, j in pairs], 0), "model_kappa": np.mean([kappa(yhat, yte[j]) for j in range(K)], 0),
-            "annotator_accuracy": acc_ann.mean(0), "model_accuracy": acc_model,
-            "_labels": (yte, yhat, oracle)}
+            "annotator_accuracy": acc_ann.mean(0), "model_accuracy": acc_model}
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #2f41594b
+def _run_condition(S, b2, gamma, m, noise, rng, n_train=1000, n_test=100, l2=1.0, K=2):
+    "S simulations of one condition, vectorised; K annotators with intercepts spread evenly over [-b2, b2]."
+    b = np.linspace(-b2, b2, K)
+    x1tr, ytr, x1te, x2te, pte, yte = _annotate(S, b, gamma, m, rng, n_train, n_test)
+    yhat, pm = _model_labels(x1tr, ytr, x1te, gamma, noise, rng, l2)
+    oracle = (x1te + m * x2te) > 0
+    return _condition_scores(yte, yhat, pte, pm, oracle) | {"_labels": (yte, yhat, oracle)}
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #6fa148ac
 def iaa_experiment1(n_sims:int=100, # simulations (the paper: 100)
                     seed=0, # int seed or numpy Generator
                     n_train:int=1000, # training samples, split between the two annotators
@@ -134,8 +165,17 @@ def iaa_experiment1(n_sims:int=100, # simulations (the paper: 100)
     r = _run_condition(n_sims, 0.0, 1.0, 0.0, False, np.random.default_rng(check_seed(seed)), n_train=n_train, n_test=n_test)
     return pd.DataFrame({k: v for k, v in r.items() if not k.startswith("_")}).rename_axis("simulation")
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #fda110a0
 EXPERIMENT2_GRID = {"b2": (0.0, 0.25, 0.5), "gamma": (1.0, 3.0, 6.0), "m": (0.0, 0.25, 0.5), "model_noise": (False, True)}
 
+def _experiment2_grid(grid):
+    "EXPERIMENT2_GRID with the values `grid` gives for some factors; unknown factors refused."
+    g = dict(EXPERIMENT2_GRID) | (grid or {})
+    unknown = set(g) - set(EXPERIMENT2_GRID)
+    if unknown: raise ValueError(f"`grid` has unknown factors {sorted(unknown)}; use {list(EXPERIMENT2_GRID)}.")
+    return g
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #ba1ddc0e
 def iaa_experiment2(n_sims:int=400, # simulations per condition (the paper: 400)
                     seed=0, # int seed or numpy Generator
                     grid:dict|None=None, # values per factor; default EXPERIMENT2_GRID (54 conditions)
@@ -144,9 +184,7 @@ def iaa_experiment2(n_sims:int=400, # simulations per condition (the paper: 400)
                    ) -> pd.DataFrame:
     "Experiment 2: every combination of b2 (b1 = -b2), gamma, m and model noise; one row per simulation."
     _check_sims(n_sims); _check_design(n_train, n_test, 2)
-    g = dict(EXPERIMENT2_GRID) | (grid or {})
-    unknown = set(g) - set(EXPERIMENT2_GRID)
-    if unknown: raise ValueError(f"`grid` has unknown factors {sorted(unknown)}; use {list(EXPERIMENT2_GRID)}.")
+    g = _experiment2_grid(grid)
     rng = np.random.default_rng(check_seed(seed))
     frames = []
     for b2, gamma, m, noise in itertools.product(*(g[k] for k in EXPERIMENT2_GRID)):
@@ -157,7 +195,7 @@ def iaa_experiment2(n_sims:int=400, # simulations per condition (the paper: 400)
     cols = ["b2", "gamma", "m", "model_noise", "iaa_f1", "model_f1", "iaa_kappa", "model_kappa", "annotator_accuracy", "model_accuracy"]
     return pd.concat(frames, ignore_index=True)[cols].rename_axis("simulation")
 
-# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #9b73d357
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #519915a1
 def experiment1_summary(df:pd.DataFrame, # output of iaa_experiment1
                        ) -> pd.DataFrame:
     "Means of model and IAA per metric, paired and unpaired t statistics, and the IAA-model correlation (Figure 1)."
@@ -171,6 +209,7 @@ def experiment1_summary(df:pd.DataFrame, # output of iaa_experiment1
                      "r(IAA, model)": np.corrcoef(iaa[ok], mod[ok])[0, 1], "simulations": int(ok.sum())})
     return pd.DataFrame(rows).set_index("metric")
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #eafe5ec1
 def experiment2_table(df:pd.DataFrame, # output of iaa_experiment2
                       metric:str="f1", # 'f1' or 'kappa'
                      ) -> pd.DataFrame:
@@ -186,7 +225,7 @@ def experiment2_table(df:pd.DataFrame, # output of iaa_experiment2
     out["significant"] = (out["ci_low"] > 0) | (out["ci_high"] < 0)
     return out
 
-# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #10732070
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #b94ed0db
 def _multinomial_fit(X, y, C, l2=1.0):
     "Multinomial logistic regression (intercepts unpenalised) by L-BFGS; returns a (d+1) x C weight matrix."
     Xb = np.column_stack([np.ones(len(X)), X])
@@ -203,14 +242,54 @@ def _multinomial_fit(X, y, C, l2=1.0):
     res = minimize(loss, np.zeros(Xb.shape[1] * C), jac=True, method="L-BFGS-B", options={"maxiter": 500})
     return res.x.reshape(Xb.shape[1], C)
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #f56e7da2
 def _macro_f1(a, b, C):
+    "Macro F1: each class's F1 (that class against the rest), averaged over the C classes."
     return np.mean([f1(a == c, b == c) for c in range(C)], axis=0)
 
 def _kappa_multi(a, b, C):
+    "Cohen's kappa over C classes; NaN where chance agreement is 1."
     po = (a == b).mean(-1)
     pe = sum((a == c).mean(-1) * (b == c).mean(-1) for c in range(C))
     return np.where(pe < 1, (po - pe) / np.where(pe < 1, 1 - pe, 1.0), np.nan)
 
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #f22d3b10
+def _check_general(n_sims, gamma, n_annotators, n_classes, n_train, n_test, intercepts):
+    "Check iaa_general's arguments; return the fixed intercepts as a (K, C) array, or None."
+    _check_sims(n_sims); _check_gamma(gamma)
+    for name, v, lo in (("n_annotators", n_annotators, 2), ("n_classes", n_classes, 2)):
+        if not isinstance(v, (int, np.integer)) or v < lo: raise ValueError(f"`{name}` must be an integer >= {lo}, got {v!r}.")
+    _check_design(n_train, n_test, n_annotators)
+    if intercepts is None: return None
+    K, C = n_annotators, n_classes
+    fixed = np.asarray(intercepts, dtype=np.float64)
+    if fixed.shape != (K, C): raise ValueError(f"`intercepts` must have shape (n_annotators, n_classes) = {(K, C)}, got {fixed.shape}.")
+    return fixed
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #feffab48
+def _class_labels(X, X2, who, b, U, scale, m, gamma, rng):
+    "One class per sample from annotator who[i] (intercepts b[who[i]]): softmax scores sharpened by eq. 6, then sampled."
+    a = softmax(scale * (X + m * X2) @ U + b[who], axis=1)
+    p = a ** gamma / (a ** gamma).sum(1, keepdims=True)
+    return (rng.random((len(X), 1)) > np.cumsum(p, 1)).sum(1).clip(max=U.shape[1] - 1)
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #20f46bd8
+def _general_simulation(b, U, scale, m, gamma, n_train, n_test, rng):
+    "One simulation with K annotators (intercepts b, K x C) and C classes: IAA and model macro F1 and kappa."
+    K, C = b.shape
+    Xtr, X2tr = rng.standard_normal((n_train, 2)), rng.standard_normal((n_train, 2))
+    ytr = _class_labels(Xtr, X2tr, np.arange(n_train) * K // n_train, b, U, scale, m, gamma, rng)
+    Xte, X2te = rng.standard_normal((n_test, 2)), rng.standard_normal((n_test, 2))
+    yte = np.array([_class_labels(Xte, X2te, np.full(n_test, j), b, U, scale, m, gamma, rng) for j in range(K)])
+    W = _multinomial_fit(Xtr, ytr, C)
+    yhat = (np.column_stack([np.ones(n_test), Xte]) @ W).argmax(1)
+    pairs = list(itertools.combinations(range(K), 2))
+    return {"iaa_f1": np.mean([_macro_f1(yte[i], yte[j], C) for i, j in pairs]),
+            "model_f1": np.mean([_macro_f1(yhat, yte[j], C) for j in range(K)]),
+            "iaa_kappa": np.nanmean([_kappa_multi(yte[i], yte[j], C) for i, j in pairs]),
+            "model_kappa": np.nanmean([_kappa_multi(yhat, yte[j], C) for j in range(K)])}
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #d616a2e7
 def iaa_general(n_annotators:int=4, # annotators K >= 2
                 n_classes:int=3, # classes C >= 2
                 gamma:float=1.0, # determinism
@@ -224,38 +303,57 @@ def iaa_general(n_annotators:int=4, # annotators K >= 2
                 seed=0, # int seed or numpy Generator
                ) -> pd.DataFrame:
     "Experiment 1-2 generalised to K annotators and C classes; one row per simulation (macro F1 and kappa)."
-    _check_sims(n_sims); _check_gamma(gamma)
-    for name, v, lo in (("n_annotators", n_annotators, 2), ("n_classes", n_classes, 2)):
-        if not isinstance(v, (int, np.integer)) or v < lo: raise ValueError(f"`{name}` must be an integer >= {lo}, got {v!r}.")
-    _check_design(n_train, n_test, n_annotators)
+    fixed = _check_general(n_sims, gamma, n_annotators, n_classes, n_train, n_test, intercepts)
     K, C = n_annotators, n_classes
-    if intercepts is not None:
-        fixed = np.asarray(intercepts, dtype=np.float64)
-        if fixed.shape != (K, C): raise ValueError(f"`intercepts` must have shape (n_annotators, n_classes) = {(K, C)}, got {fixed.shape}.")
     rng = np.random.default_rng(check_seed(seed))
     U = np.vstack([np.cos(2 * np.pi * np.arange(C) / C), np.sin(2 * np.pi * np.arange(C) / C)])   # (2, C): class directions
     rows = []
     for _ in range(n_sims):
         b = fixed if intercepts is not None else (rng.normal(0, bias, (K, C)) if bias > 0 else np.zeros((K, C)))
-        def label(X, X2, who):
-            a = softmax(scale * (X + m * X2) @ U + b[who], axis=1)
-            p = a ** gamma / (a ** gamma).sum(1, keepdims=True)
-            return (rng.random((len(X), 1)) > np.cumsum(p, 1)).sum(1).clip(max=C - 1)
-        Xtr, X2tr = rng.standard_normal((n_train, 2)), rng.standard_normal((n_train, 2))
-        who = np.arange(n_train) * K // n_train
-        ytr = label(Xtr, X2tr, who)
-        Xte, X2te = rng.standard_normal((n_test, 2)), rng.standard_normal((n_test, 2))
-        yte = np.array([label(Xte, X2te, np.full(n_test, j)) for j in range(K)])
-        W = _multinomial_fit(Xtr, ytr, C)
-        yhat = (np.column_stack([np.ones(n_test), Xte]) @ W).argmax(1)
-        pairs = list(itertools.combinations(range(K), 2))
-        rows.append({"iaa_f1": np.mean([_macro_f1(yte[i], yte[j], C) for i, j in pairs]),
-                     "model_f1": np.mean([_macro_f1(yhat, yte[j], C) for j in range(K)]),
-                     "iaa_kappa": np.nanmean([_kappa_multi(yte[i], yte[j], C) for i, j in pairs]),
-                     "model_kappa": np.nanmean([_kappa_multi(yhat, yte[j], C) for j in range(K)])})
+        rows.append(_general_simulation(b, U, scale, m, gamma, n_train, n_test, rng))
     return pd.DataFrame(rows).assign(n_annotators=K, n_classes=C, gamma=gamma, m=m, bias=bias).rename_axis("simulation")
 
-# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #0f6a114c
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #1cd3ed33
+def _agreement_bounds(yte):
+    "U_N^(e) and U_N^(t) per simulation from K annotators' binary test labels (K, S, n), and the positives per item."
+    K = len(yte)
+    pos = yte.sum(0)                                               # positive labels per item, (S, n_test)
+    agree_e = (pos * (pos - 1) + (K - pos) * (K - pos - 1)) / (K * (K - 1))
+    return np.sqrt(agree_e.mean(-1)), np.sqrt((1 / K + (1 - 1 / K) * agree_e).mean(-1)), pos
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #85a56eba
+def _references(yte, pos, rng):
+    "Reference labels: each annotator in turn when K = 2 (no majority), else the plurality with ties broken at random."
+    K = len(yte)
+    if K == 2: return [yte[0], yte[1]]                               # no majority among two: each annotator is a reference
+    return [np.where(2 * pos == K, rng.random(pos.shape) < 0.5, 2 * pos > K)]   # plurality, ties at random
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #db05f473
+def _confidences(L, U, n_test):
+    "The confidence S (optimal method) of each simulation's L_N against its U_N, on n_test items."
+    from humancert.certification.certify import confidence
+    return np.array([confidence(float(l), float(u), n_test).score for l, u in zip(L, U)])
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #c8d408be
+def _assumptions_hold(yte, yhat, oracle, ref):
+    "Per simulation, whether eq. 2 and eq. 6 hold on the test items (given the oracle)."
+    right = yte == oracle[None]
+    eq2 = (right[0] & right[1]).mean(-1) / right[1].mean(-1) >= right[0].mean(-1)
+    a_wrong = ref != oracle
+    eq6 = ((yhat == oracle) & a_wrong).sum(-1) >= ((yhat != oracle) & a_wrong).sum(-1)
+    return eq2, eq6
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #068718a4
+def _bridge_row(r, L, u_t, u_e, S_t, S_e, eq2, eq6, delta):
+    "One condition's summary over its simulations: true margin, L_N and both U_N, median S and share certified with each, assumptions."
+    return {"true margin": float((r["model_accuracy"] - r["annotator_accuracy"]).mean()),
+            "model truly better": float((r["model_accuracy"] > r["annotator_accuracy"]).mean()),
+            "L_N": float(L.mean()), "U_N^(t)": float(u_t.mean()), "U_N^(e)": float(u_e.mean()),
+            "S": float(np.median(S_t)), "certified": float((S_t >= 1 - delta).mean()),
+            "S with U^(e)": float(np.median(S_e)), "certified with U^(e)": float((S_e >= 1 - delta).mean()),
+            "eq. 2 holds": float(eq2.mean()), "eq. 6 holds": float(eq6.mean())}
+
+# %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #12b6f69c
 def iaa_certification(n_sims:int=50, # simulations per condition
                       n_test:int=2000, # test items
                       n_annotators:int=2, # annotators K; intercepts spread evenly over [-b2, b2]
@@ -264,7 +362,6 @@ def iaa_certification(n_sims:int=50, # simulations per condition
                       delta:float=0.05, # certification level 1 - delta
                      ) -> pd.DataFrame:
     "Per condition of Experiment 2: true oracle accuracies, the certification statistics and S, and the assumption checks."
-    from humancert.certification.certify import confidence
     _check_sims(n_sims)
     K = n_annotators
     if not isinstance(K, (int, np.integer)) or K < 2: raise ValueError(f"`n_annotators` must be an integer >= 2, got {K!r}.")
@@ -275,23 +372,10 @@ def iaa_certification(n_sims:int=50, # simulations per condition
     for b2, gamma, m, noise in itertools.product(*(g[k] for k in EXPERIMENT2_GRID)):
         r = _run_condition(n_sims, b2, gamma, m, noise, rng, n_test=n_test, K=K)
         yte, yhat, oracle = r["_labels"]
-        pos = yte.sum(0)                                               # positive labels per item, (S, n_test)
-        agree_e = (pos * (pos - 1) + (K - pos) * (K - pos - 1)) / (K * (K - 1))
-        u_e, u_t = np.sqrt(agree_e.mean(-1)), np.sqrt((1 / K + (1 - 1 / K) * agree_e).mean(-1))
-        if K == 2: ref_list = [yte[0], yte[1]]                         # no majority among two: each annotator is a reference
-        else: ref_list = [np.where(2 * pos == K, rng.random(pos.shape) < 0.5, 2 * pos > K)]   # plurality, ties at random
+        u_e, u_t, pos = _agreement_bounds(yte)
+        ref_list = _references(yte, pos, rng)
         L = np.mean([(yhat == ref).mean(-1) for ref in ref_list], 0)
-        S_t = np.array([confidence(float(l), float(u), n_test).score for l, u in zip(L, u_t)])
-        S_e = np.array([confidence(float(l), float(u), n_test).score for l, u in zip(L, u_e)])
-        right = yte == oracle[None]
-        eq2 = (right[0] & right[1]).mean(-1) / right[1].mean(-1) >= right[0].mean(-1)
-        a_wrong = ref_list[0] != oracle
-        eq6 = ((yhat == oracle) & a_wrong).sum(-1) >= ((yhat != oracle) & a_wrong).sum(-1)
-        rows.append({"b2": b2, "gamma": gamma, "m": m, "model_noise": noise,
-                     "true margin": float((r["model_accuracy"] - r["annotator_accuracy"]).mean()),
-                     "model truly better": float((r["model_accuracy"] > r["annotator_accuracy"]).mean()),
-                     "L_N": float(L.mean()), "U_N^(t)": float(u_t.mean()), "U_N^(e)": float(u_e.mean()),
-                     "S": float(np.median(S_t)), "certified": float((S_t >= 1 - delta).mean()),
-                     "S with U^(e)": float(np.median(S_e)), "certified with U^(e)": float((S_e >= 1 - delta).mean()),
-                     "eq. 2 holds": float(eq2.mean()), "eq. 6 holds": float(eq6.mean())})
+        S_t, S_e = _confidences(L, u_t, n_test), _confidences(L, u_e, n_test)
+        eq2, eq6 = _assumptions_hold(yte, yhat, oracle, ref_list[0])
+        rows.append({"b2": b2, "gamma": gamma, "m": m, "model_noise": noise} | _bridge_row(r, L, u_t, u_e, S_t, S_e, eq2, eq6, delta))
     return pd.DataFrame(rows).set_index(list(EXPERIMENT2_GRID)).assign(n_annotators=K)

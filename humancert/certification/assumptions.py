@@ -16,12 +16,13 @@ import pandas as pd
 from ..data.annotations import Annotations, hard_predictions, check_annotations, tidy_label, as_item_aligned
 from .lower import aggregate, METHODS as AGGREGATIONS
 
-# %% ../../nbs/certification/14_assumptions.ipynb #84c47b98
+# %% ../../nbs/certification/14_assumptions.ipynb #e71deaec
 def _p(x, name):
     if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not 0 <= x <= 1:
         raise ValueError(f"`{name}` must be a probability in [0, 1], got {x!r}.")
     return float(x)
 
+# %% ../../nbs/certification/14_assumptions.ipynb #6975c476
 def table4_inequalities(p_a:float=0.7, # P(l_a = l*)
                         p_b_if_a_right:float=0.8, # P(l_b = l* | l_a = l*)
                         p_b_if_a_wrong:float=0.6, # P(l_b = l* | l_a = l_x)
@@ -42,7 +43,7 @@ def table4_inequalities(p_a:float=0.7, # P(l_a = l*)
     out["holds"] = np.where(out["assumption"] == "eq. 2", out["left"] <= out["right"] + 1e-12, out["left"] >= out["right"] - 1e-12)
     return out
 
-# %% ../../nbs/certification/14_assumptions.ipynb #e1c5aaf9
+# %% ../../nbs/certification/14_assumptions.ipynb #75818ac3
 @dataclass(frozen=True)
 class AssumptionReport:
     "Estimated sides of Theorem 1's (eq. 2) and Theorem 3's (eq. 6) assumptions from items with oracle labels."
@@ -68,6 +69,7 @@ class AssumptionReport:
         return (f"AssumptionReport(theorem1_holds={self.theorem1_holds}, pairs_holding={self.pairs['holds'].mean():.3f}, "
                 f"theorem3_holds={t3}, n_oracle_items={self.n_oracle_items})")
 
+# %% ../../nbs/certification/14_assumptions.ipynb #87805159
 def _eq6(model, ref, oracle, n_classes):
     wrong = ref != oracle
     n = int(wrong.sum())
@@ -80,6 +82,7 @@ def _eq6(model, ref, oracle, n_classes):
                 ("all wrong labels (paper's sum)", 1 - p_right)]
     return pd.DataFrame([{"reading": r, "p_right": p_right, "p_wrong": v, "holds": p_right >= v, "items": n} for r, v in readings])
 
+# %% ../../nbs/certification/14_assumptions.ipynb #f213c7ae
 def _oracle_codes(ann, oracle):
     "Class codes of the oracle labels (-1 where unknown) and the mask of known ones."
     if isinstance(oracle, (pd.Series, pd.DataFrame)): oracle = as_item_aligned(ann, oracle, "oracle")   # by item id, or refused
@@ -97,6 +100,46 @@ def _oracle_codes(ann, oracle):
         raise ValueError(f"`oracle` has labels {bad!r} that are not classes of the annotations {list(ann.classes)!r}.")
     return codes, known
 
+# %% ../../nbs/certification/14_assumptions.ipynb #1ed4aced
+def _rightness(ann, codes, known):
+    "Per item and annotator: 1 where the label is the oracle's, 0 where it is not, NaN where there is no label or no oracle."
+    item, annot, label = ann.codes()
+    K = ann.n_annotators
+    right = np.full((ann.n_items, K), np.nan)
+    right[item, annot] = (label == codes[item]).astype(float)
+    right[~known] = np.nan
+    return right
+
+# %% ../../nbs/certification/14_assumptions.ipynb #7485f667
+def _eq2_pairs(right, annotators):
+    "Both sides of eq. 2, P(i right | j right) and P(i right), for every ordered pair (i, j) on the items both labelled."
+    K = right.shape[1]
+    rows = []
+    for i in range(K):
+        for j in range(K):
+            if i == j: continue
+            both = ~np.isnan(right[:, i]) & ~np.isnan(right[:, j])
+            jr = both & (right[:, j] == 1)
+            if not jr.any(): continue
+            lhs, rhs = right[jr, i].mean(), right[both, i].mean()
+            rows.append({"i": annotators[i], "j": annotators[j], "P(i right | j right)": lhs, "P(i right)": rhs,
+                         "holds": lhs >= rhs, "items": int(both.sum())})
+    if not rows: raise ValueError("no pair of annotators shares an item with an oracle label; eq. 2 cannot be estimated.")
+    return pd.DataFrame(rows)
+
+# %% ../../nbs/certification/14_assumptions.ipynb #10c8e38d
+def _reference_on_oracle_items(ann, reference, seed, known):
+    "Labeller a of eq. 6 as class codes (-1: none), and the items where both it and the oracle label are known."
+    if isinstance(reference, str):
+        if reference not in AGGREGATIONS: raise ValueError(f"`reference` must be one of {list(AGGREGATIONS)} or a label per item, got {reference!r}.")
+        ref = aggregate(ann, reference, seed=seed)
+        ok = known & ref.notna().to_numpy()
+        refc = np.full(ann.n_items, -1)
+        refc[ref.notna().to_numpy()] = [ann.class_index[v] for v in ref.dropna()]
+        return refc, ok
+    return hard_predictions(ann, reference, "reference"), known
+
+# %% ../../nbs/certification/14_assumptions.ipynb #4c78dbca
 def check_assumptions(ann:Annotations, # the human labels (with annotator ids)
                       oracle, # oracle label per item; missing where unknown (only labelled items are used)
                       model=None, # the model's label per item, for eq. 6; None to check eq. 2 only
@@ -106,32 +149,10 @@ def check_assumptions(ann:Annotations, # the human labels (with annotator ids)
     "Estimate both sides of the assumptions of Theorem 1 (eq. 2) and Theorem 3 (eq. 6) on items with oracle labels."
     check_annotations(ann, "checking eq. 2 (it compares annotators pairwise)")
     codes, known = _oracle_codes(ann, oracle)
-    item, annot, label = ann.codes()
-    K = ann.n_annotators
-    right = np.full((ann.n_items, K), np.nan)
-    right[item, annot] = (label == codes[item]).astype(float)
-    right[~known] = np.nan
-    rows = []
-    for i in range(K):
-        for j in range(K):
-            if i == j: continue
-            both = ~np.isnan(right[:, i]) & ~np.isnan(right[:, j])
-            jr = both & (right[:, j] == 1)
-            if not jr.any(): continue
-            lhs, rhs = right[jr, i].mean(), right[both, i].mean()
-            rows.append({"i": ann.annotators[i], "j": ann.annotators[j], "P(i right | j right)": lhs, "P(i right)": rhs,
-                         "holds": lhs >= rhs, "items": int(both.sum())})
-    if not rows: raise ValueError("no pair of annotators shares an item with an oracle label; eq. 2 cannot be estimated.")
+    pairs = _eq2_pairs(_rightness(ann, codes, known), ann.annotators)
     t3 = pd.DataFrame(columns=["reading", "p_right", "p_wrong", "holds", "items"])
     if model is not None:
         m = hard_predictions(ann, model, "model")
-        if isinstance(reference, str):
-            if reference not in AGGREGATIONS: raise ValueError(f"`reference` must be one of {list(AGGREGATIONS)} or a label per item, got {reference!r}.")
-            ref = aggregate(ann, reference, seed=seed)
-            ok = known & ref.notna().to_numpy()
-            refc = np.full(ann.n_items, -1)
-            refc[ref.notna().to_numpy()] = [ann.class_index[v] for v in ref.dropna()]
-        else:
-            refc, ok = hard_predictions(ann, reference, "reference"), known
+        refc, ok = _reference_on_oracle_items(ann, reference, seed, known)
         t3 = _eq6(m[ok], refc[ok], codes[ok], ann.n_classes)
-    return AssumptionReport(pd.DataFrame(rows), t3, int(known.sum()))
+    return AssumptionReport(pairs, t3, int(known.sum()))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 from scipy.optimize import brentq, minimize_scalar
+from fastcore.basics import patch
 
 from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed
 from .upper import KINDS, terms_from_counts
@@ -21,7 +22,7 @@ from .finite import hoeffding_slack, check_delta, _check_n
 from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count, _histogram
 from ..data.profiles import Profiles, unique_rows, majority_codes
 
-# %% ../../nbs/certification/13_confidence.ipynb #51b53a7e
+# %% ../../nbs/certification/13_confidence.ipynb #e89c9739
 CONFIDENCE_METHODS = ("hms", "oms", "optimal", "balanced")
 
 @dataclass(frozen=True)
@@ -48,14 +49,17 @@ class Confidence:
         "One-row DataFrame indexed by method."
         return pd.DataFrame([self.__dict__]).set_index("method")
 
+# %% ../../nbs/certification/13_confidence.ipynb #0e52b8ab
 def _score(t_u, L, U, n, tau):
     t_l = L - tau - np.sqrt(t_u + U * U)
     return 1 - np.exp(-2 * n * t_u * t_u) - np.exp(-2 * n * t_l * t_l)
 
+# %% ../../nbs/certification/13_confidence.ipynb #d46d5cf8
 def _grad(t_u, L, U, n, tau):
     r = max(np.sqrt(t_u + U * U), 1e-300); t_l = L - tau - r      # r = 0 only when U = 0 and t_u = 0
     return 4 * n * t_u * np.exp(-2 * n * t_u * t_u) - 4 * n * t_l * np.exp(-2 * n * t_l * t_l) / (2 * r)
 
+# %% ../../nbs/certification/13_confidence.ipynb #b3eb9171
 def _oms(L, U, n, tau, constrained=True, lr=1e-4, steps=100, halving=True):
     "Algorithm 2 from the HMS start; humancert's additions: projection onto the feasible interval, halving a step that lowers S, stop rules."
     hi = (L - tau) ** 2 - U * U
@@ -72,6 +76,7 @@ def _oms(L, U, n, tau, constrained=True, lr=1e-4, steps=100, halving=True):
         t, s = t_new, s_new
     return t
 
+# %% ../../nbs/certification/13_confidence.ipynb #f894bd6c
 def _maximise(S, hi, extra=(), grid=2001):
     "The t in [0, hi] maximising a score S(t) (vectorised): a grid, then a bounded refinement around its best point, and the extra candidates."
     f = lambda t: float(np.atleast_1d(S(t))[0])
@@ -84,9 +89,11 @@ def _maximise(S, hi, extra=(), grid=2001):
         cands.append(float(res.x))
     return max(cands, key=f)
 
+# %% ../../nbs/certification/13_confidence.ipynb #eae6c2fc
 def _optimal(L, U, n, tau, extra=()):
     return _maximise(lambda t: _score(t, L, U, n, tau), (L - tau) ** 2 - U * U, extra)
 
+# %% ../../nbs/certification/13_confidence.ipynb #0f8334c2
 def _balanced(L, U, tau, dl, du):
     "The split where both sides spend the same budget, delta_l = delta_u: a root of log delta_u - log delta_l, which falls as t_u grows."
     hi = (L - tau) ** 2 - U * U
@@ -97,6 +104,12 @@ def _balanced(L, U, tau, dl, du):
     t = brentq(g, 0.0, hi, xtol=1e-15 * max(hi, 1e-300) + 1e-300, rtol=4 * np.finfo(float).eps)
     return min((t, min(hi, t * (1 + 1e-12))), key=lambda s: max(d(s)))
 
+# %% ../../nbs/certification/13_confidence.ipynb #9f5783cc
+def _check_tau(tau):
+    if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not np.isfinite(tau) or tau < 0:
+        raise ValueError(f"`tau` must be a number >= 0 (the margin to certify), got {tau!r}.")
+    return float(tau)
+
 def _check_confidence_args(lower, upper, n, method, tau):
     for name, v in (("lower", lower), ("upper", upper)):
         if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
@@ -104,31 +117,35 @@ def _check_confidence_args(lower, upper, n, method, tau):
         if not 0 <= v <= 1: raise ValueError(f"`{name}` must lie in [0, 1] (it is an agreement rate), got {v!r}.")
     n = _check_n(n)
     if method not in CONFIDENCE_METHODS: raise ValueError(f"`method` must be one of {list(CONFIDENCE_METHODS)}, got {method!r}.")
-    if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not np.isfinite(tau) or tau < 0:
-        raise ValueError(f"`tau` must be a number >= 0 (the margin to certify), got {tau!r}.")
-    return float(lower), float(upper), n, float(tau)
+    return float(lower), float(upper), n, _check_tau(tau)
 
+# %% ../../nbs/certification/13_confidence.ipynb #aa48cc6c
+def _split_t_u(L, U, n, method, tau, tails, dl, du):
+    "t_u of one split method, on the feasible interval [0, (L - tau)^2 - U^2] (L - tau > U)."
+    hi = (L - tau) ** 2 - U * U
+    hms = min(max((L - tau - U) / 2, 0.0), hi)
+    if method == "hms": return hms
+    if method == "oms": return _oms(L, U, n, tau)
+    if method == "balanced": return _balanced(L, U, tau, dl, du)
+    if tails == ("hoeffding", "hoeffding"): return _optimal(L, U, n, tau, extra=(hms, _oms(L, U, n, tau)))
+    S = lambda t: np.atleast_1d(1 - du(t) - dl(L - tau - np.sqrt(np.asarray(t) + U * U)))
+    return _maximise(S, hi, (hms,), grid=257)
+
+# %% ../../nbs/certification/13_confidence.ipynb #df3f7941
 def _split(L, U, n, method, tau, tails, count, du, note=""):
     "The Confidence of one split method, given the upper tail as a function du(t_u)."
     if L - tau <= U: return Confidence(method, -1.0, 0.0, 0.0, 1.0, 1.0, tau, False, *tails, note)
     if method == "oms" and tails != ("hoeffding", "hoeffding"):
         raise ValueError("`method`: 'oms' is the paper's gradient ascent on the Hoeffding score; with other tails use "
                          "method='optimal', 'balanced' or 'hms', or tails 'hoeffding' on both sides.")
-    hi = (L - tau) ** 2 - U * U
     dl = lambda t: lower_tail_delta(np.maximum(t, 0.0), n, L, count, tails[0])
-    hms = min(max((L - tau - U) / 2, 0.0), hi)
-    if method == "hms": t = hms
-    elif method == "oms": t = _oms(L, U, n, tau)
-    elif method == "balanced": t = _balanced(L, U, tau, dl, du)
-    elif tails == ("hoeffding", "hoeffding"): t = _optimal(L, U, n, tau, extra=(hms, _oms(L, U, n, tau)))
-    else:
-        S = lambda t: np.atleast_1d(1 - du(t) - dl(L - tau - np.sqrt(np.asarray(t) + U * U)))
-        t = _maximise(S, hi, (hms,), grid=257)
+    t = _split_t_u(L, U, n, method, tau, tails, dl, du)
     t_l = L - tau - np.sqrt(t + U * U)
     d_u, d_l = float(du(t)[0]), float(dl(t_l)[0])
     s = 1 - 2 * max(d_u, d_l) if method == "balanced" else 1 - d_u - d_l
     return Confidence(method, s, float(t), float(t_l), d_u, d_l, tau, True, *tails, note)
 
+# %% ../../nbs/certification/13_confidence.ipynb #d1e00288
 def confidence(lower:float, # L_N, the model's agreement with the aggregated labels
                upper:float, # U_N, the annotators' agreement statistic
                n:int, # number of items N
@@ -151,13 +168,7 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
     du = _upper_tail_fn(n, U * U, upper_values, upper_tail)
     return _split(L, U, n, method, tau, (lower_tail, upper_tail), count, du, note)
 
-# %% ../../nbs/certification/13_confidence.ipynb #5a335a38
-_SPLIT_CHOSEN = ("the split was chosen from the data, so what is proved is weaker than S: a false claim is certified at level "
-                 "1 - delta with probability at most 2 delta, i.e. S = {s:.4f} {p} "
-                 "(simulations see at most delta); method='balanced' is proved at delta")
-_SPLIT_BALANCED = "the balanced split spends delta/2 on each side: a false claim is certified with probability at most delta"
-_NOT_A_PROBABILITY = "S is a confidence, not the probability that the claim is true: it bounds how often a false claim is certified"
-
+# %% ../../nbs/certification/13_confidence.ipynb #d3ef4245
 @dataclass(frozen=True)
 class Certificate:
     "Whether a model beats the average annotator in oracle accuracy, with every number behind the verdict and what it covers."
@@ -195,87 +206,115 @@ class Certificate:
     def n_dropped(self) -> int:
         "Items left out, for every reason."
         return int(sum(self.dropped.values()))
-    @property
-    def caveats(self) -> tuple:
-        "What the verdict covers and assumes, in words: the items, the split's guarantee, dependence between items."
-        left = "; ".join(f"{v} with {k}" for k, v in self.dropped.items() if v) or "none"
-        out = [f"the claim covers the {self.n_items} items with two or more labels and a {self.reference} reference label, "
-               f"read as an i.i.d. sample of the items it is about (left out: {left})",
-               _SPLIT_BALANCED if self.method == "balanced" else _SPLIT_CHOSEN.format(s=self.score, p=f"is a proved confidence of 2S - 1 = {self.proved:.4f}" if self.proved > 0
-                                                     else "proves no confidence (2S - 1 <= 0)"), _NOT_A_PROBABILITY]
-        if self.reference == "weighted":
-            out.append("the 'weighted' reference estimates annotator weights from all items, so the items' agreements are "
-                       "dependent and the lower tail is an approximation, not a proved bound")
-        if self.upper_kind == "empirical":
-            out.append("U_N^(e) bounds the average annotator only if annotators are positively correlated (eq. 2) and equally accurate")
-        return tuple(out)
-    def __repr__(self):
-        verdict = "certified" if self.certified else "not certified"
-        K = "?" if self.n_annotators is None else self.n_annotators
-        proved = "S" if self.method == "balanced" else f"2S-1={self.proved:.4f}" if self.proved > 0 else "none (2S-1 <= 0)"
-        return (f"Certificate({verdict} at {1 - self.delta:.0%}: S={self.score:.4f} ({self.method}, tails {self.tails[0]}/{self.tails[1]}; "
-                f"proved confidence {proved}), "
-                f"L_N={self.lower:.4f}, U_N={self.upper:.4f} ({self.upper_kind}), margin={self.margin:+.4f}, "
-                f"N={self.n_items} ({self.n_dropped} left out), K={K}, reference={self.reference!r}{self._outside_note()})")
-    def _outside_note(self):
-        "', model label outside the classes on n items' when n > 0, else nothing (older outputs unchanged)."
-        return f", model label outside the classes on {self.n_outside} item(s)" if self.n_outside else ""
-    def to_frame(self) -> pd.DataFrame:
-        "Every number of the certificate, one per row, then what it covers."
-        rows = {"certified": self.certified, f"S ({self.method})": self.score,
-                "proved confidence" + ("" if self.method == "balanced" else " (2S - 1: split chosen from the data)"): self.proved,
-                "tails (lower, upper)": f"{self.tails[0]}, {self.tails[1]}",
-                "delta": self.delta, "tau": self.tau,
-                "L_N": self.lower, "U_N^(t)": self.upper_theoretical, "U_N^(e)": self.upper_empirical,
-                f"margin (L_N - U_N^({self.upper_kind[0]}))": self.margin, "N": self.n_items,
-                "K": self.n_annotators if self.n_annotators is not None else "counts data"}
-        rows |= {f"left out: {k}": v for k, v in self.dropped.items()}
-        rows |= {"reference": self.reference, "seed": self.seed}
-        if self.n_outside: rows["items with a model label outside the classes"] = self.n_outside
-        rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
-        rows |= {f"caveat {i + 1}": c for i, c in enumerate(self.caveats)}
-        return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
-    def _du(self, tail=None):
-        tail = self.tails[1] if tail is None else tail
-        if tail == "hoeffding": return _upper_tail_fn(self.n_items, self.upper ** 2, None, tail)
-        return _upper_tail_fn(self.n_items, self.upper ** 2, self.upper_values, tail, counts=self.upper_counts)
-    def confidence_at(self, taus) -> pd.DataFrame:
-        "S for each margin tau (method and tails of the certificate): how large a lead over the humans is certified."
-        t = np.atleast_1d(np.asarray(taus, dtype=np.float64))
-        if t.ndim != 1 or not len(t) or not np.isfinite(t).all() or (t < 0).any():
-            raise ValueError(f"`taus` must be finite margins >= 0 (one or more), got {taus!r}.")
-        du = self._du()
-        rows = [_split(self.lower, self.upper, self.n_items, self.method, float(x), self.tails, self.count, du) for x in t]
-        return pd.DataFrame({"tau": t, "S": [c.score for c in rows], "feasible": [c.feasible for c in rows],
-                             "certified": [c.score >= 1 - self.delta for c in rows]})
-    def compare_tails(self) -> pd.DataFrame:
-        "The optimal S under every pair of tails, for information: the verdict keeps the pair fixed in advance."
-        pairs = [(a, b) for a in LOWER_TAILS for b in UPPER_TAILS if b == "hoeffding" or self.upper_values is not None]
-        rows = [(a, b, _split(self.lower, self.upper, self.n_items, "optimal", self.tau, (a, b), self.count, self._du(b)).score)
-                for a, b in pairs]
-        return pd.DataFrame(rows, columns=["lower tail", "upper tail", "S (optimal)"]).set_index(["lower tail", "upper tail"])
-    def plot(self, ax=None):
-        "The two bounds with their one-sided finite-sample limits at the chosen split."
-        if ax is None:
-            import matplotlib.pyplot as plt
-            _, ax = plt.subplots(figsize=(5.5, 3.6))
-        c = self.scores.get(self.method)
-        tu, tl = (c.t_u, c.t_l) if c is not None and c.feasible else (hoeffding_slack(self.n_items, self.delta / 2),) * 2
-        u_hi = min(1.0, np.sqrt(self.upper ** 2 + tu)); l_lo = max(0.0, self.lower - tl)
-        ax.errorbar([0], [self.upper], yerr=[[0], [u_hi - self.upper]], fmt="o", color="C1", capsize=6,
-                    label=f"average annotator: $\\mathcal{{U}}_N^{{({self.upper_kind[0]})}}$ and its upper limit")
-        ax.errorbar([1], [self.lower], yerr=[[self.lower - l_lo], [0]], fmt="s", color="C0", capsize=6,
-                    label="model: $\\mathcal{L}_N$ and its lower limit")
-        other = self.upper_empirical if self.upper_kind == "theoretical" else self.upper_theoretical
-        ax.plot([0], [other], "x", color="C1", alpha=0.6, label=f"other upper form ({'e' if self.upper_kind == 'theoretical' else 't'})")
-        ax.set_xticks([0, 1], ["humans (upper bound)", "model (lower bound)"])
-        ax.set_xlim(-0.6, 1.6)
-        ax.set_ylabel("oracle accuracy bound")
-        verdict = "certified" if self.certified else "not certified"
-        ax.set_title(f"S = {self.score:.4f} ({self.method}): {verdict} at {1 - self.delta:.0%}, N = {self.n_items}")
-        ax.legend(fontsize=8, loc="lower right")
-        return ax
 
+# %% ../../nbs/certification/13_confidence.ipynb #c68a6cdb
+_SPLIT_CHOSEN = ("the split was chosen from the data, so what is proved is weaker than S: a false claim is certified at level "
+                 "1 - delta with probability at most 2 delta, i.e. S = {s:.4f} {p} "
+                 "(simulations see at most delta); method='balanced' is proved at delta")
+_SPLIT_BALANCED = "the balanced split spends delta/2 on each side: a false claim is certified with probability at most delta"
+_NOT_A_PROBABILITY = "S is a confidence, not the probability that the claim is true: it bounds how often a false claim is certified"
+
+@patch(as_prop=True)
+def caveats(self:Certificate) -> tuple:
+    "What the verdict covers and assumes, in words: the items, the split's guarantee, dependence between items."
+    left = "; ".join(f"{v} with {k}" for k, v in self.dropped.items() if v) or "none"
+    out = [f"the claim covers the {self.n_items} items with two or more labels and a {self.reference} reference label, "
+           f"read as an i.i.d. sample of the items it is about (left out: {left})",
+           _SPLIT_BALANCED if self.method == "balanced" else _SPLIT_CHOSEN.format(s=self.score, p=f"is a proved confidence of 2S - 1 = {self.proved:.4f}" if self.proved > 0
+                                                 else "proves no confidence (2S - 1 <= 0)"), _NOT_A_PROBABILITY]
+    if self.reference == "weighted":
+        out.append("the 'weighted' reference estimates annotator weights from all items, so the items' agreements are "
+                   "dependent and the lower tail is an approximation, not a proved bound")
+    if self.upper_kind == "empirical":
+        out.append("U_N^(e) bounds the average annotator only if annotators are positively correlated (eq. 2) and equally accurate")
+    return tuple(out)
+
+# %% ../../nbs/certification/13_confidence.ipynb #7ff39e4b
+@patch
+def __repr__(self:Certificate):
+    verdict = "certified" if self.certified else "not certified"
+    K = "?" if self.n_annotators is None else self.n_annotators
+    proved = "S" if self.method == "balanced" else f"2S-1={self.proved:.4f}" if self.proved > 0 else "none (2S-1 <= 0)"
+    return (f"Certificate({verdict} at {1 - self.delta:.0%}: S={self.score:.4f} ({self.method}, tails {self.tails[0]}/{self.tails[1]}; "
+            f"proved confidence {proved}), "
+            f"L_N={self.lower:.4f}, U_N={self.upper:.4f} ({self.upper_kind}), margin={self.margin:+.4f}, "
+            f"N={self.n_items} ({self.n_dropped} left out), K={K}, reference={self.reference!r}{self._outside_note()})")
+
+@patch
+def _outside_note(self:Certificate):
+    "', model label outside the classes on n items' when n > 0, else nothing (older outputs unchanged)."
+    return f", model label outside the classes on {self.n_outside} item(s)" if self.n_outside else ""
+
+# %% ../../nbs/certification/13_confidence.ipynb #b2c38fe4
+@patch
+def to_frame(self:Certificate) -> pd.DataFrame:
+    "Every number of the certificate, one per row, then what it covers."
+    rows = {"certified": self.certified, f"S ({self.method})": self.score,
+            "proved confidence" + ("" if self.method == "balanced" else " (2S - 1: split chosen from the data)"): self.proved,
+            "tails (lower, upper)": f"{self.tails[0]}, {self.tails[1]}",
+            "delta": self.delta, "tau": self.tau,
+            "L_N": self.lower, "U_N^(t)": self.upper_theoretical, "U_N^(e)": self.upper_empirical,
+            f"margin (L_N - U_N^({self.upper_kind[0]}))": self.margin, "N": self.n_items,
+            "K": self.n_annotators if self.n_annotators is not None else "counts data"}
+    rows |= {f"left out: {k}": v for k, v in self.dropped.items()}
+    rows |= {"reference": self.reference, "seed": self.seed}
+    if self.n_outside: rows["items with a model label outside the classes"] = self.n_outside
+    rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
+    rows |= {f"caveat {i + 1}": c for i, c in enumerate(self.caveats)}
+    return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
+
+# %% ../../nbs/certification/13_confidence.ipynb #15411de4
+@patch
+def _du(self:Certificate, tail=None):
+    tail = self.tails[1] if tail is None else tail
+    if tail == "hoeffding": return _upper_tail_fn(self.n_items, self.upper ** 2, None, tail)
+    return _upper_tail_fn(self.n_items, self.upper ** 2, self.upper_values, tail, counts=self.upper_counts)
+
+@patch
+def confidence_at(self:Certificate, taus) -> pd.DataFrame:
+    "S for each margin tau (method and tails of the certificate): how large a lead over the humans is certified."
+    t = np.atleast_1d(np.asarray(taus, dtype=np.float64))
+    if t.ndim != 1 or not len(t) or not np.isfinite(t).all() or (t < 0).any():
+        raise ValueError(f"`taus` must be finite margins >= 0 (one or more), got {taus!r}.")
+    du = self._du()
+    rows = [_split(self.lower, self.upper, self.n_items, self.method, float(x), self.tails, self.count, du) for x in t]
+    return pd.DataFrame({"tau": t, "S": [c.score for c in rows], "feasible": [c.feasible for c in rows],
+                         "certified": [c.score >= 1 - self.delta for c in rows]})
+
+# %% ../../nbs/certification/13_confidence.ipynb #92cef130
+@patch
+def compare_tails(self:Certificate) -> pd.DataFrame:
+    "The optimal S under every pair of tails, for information: the verdict keeps the pair fixed in advance."
+    pairs = [(a, b) for a in LOWER_TAILS for b in UPPER_TAILS if b == "hoeffding" or self.upper_values is not None]
+    rows = [(a, b, _split(self.lower, self.upper, self.n_items, "optimal", self.tau, (a, b), self.count, self._du(b)).score)
+            for a, b in pairs]
+    return pd.DataFrame(rows, columns=["lower tail", "upper tail", "S (optimal)"]).set_index(["lower tail", "upper tail"])
+
+# %% ../../nbs/certification/13_confidence.ipynb #11c2a5b5
+@patch
+def plot(self:Certificate, ax=None):
+    "The two bounds with their one-sided finite-sample limits at the chosen split."
+    if ax is None:
+        import matplotlib.pyplot as plt
+        _, ax = plt.subplots(figsize=(5.5, 3.6))
+    c = self.scores.get(self.method)
+    tu, tl = (c.t_u, c.t_l) if c is not None and c.feasible else (hoeffding_slack(self.n_items, self.delta / 2),) * 2
+    u_hi = min(1.0, np.sqrt(self.upper ** 2 + tu)); l_lo = max(0.0, self.lower - tl)
+    ax.errorbar([0], [self.upper], yerr=[[0], [u_hi - self.upper]], fmt="o", color="C1", capsize=6,
+                label=f"average annotator: $\\mathcal{{U}}_N^{{({self.upper_kind[0]})}}$ and its upper limit")
+    ax.errorbar([1], [self.lower], yerr=[[self.lower - l_lo], [0]], fmt="s", color="C0", capsize=6,
+                label="model: $\\mathcal{L}_N$ and its lower limit")
+    other = self.upper_empirical if self.upper_kind == "theoretical" else self.upper_theoretical
+    ax.plot([0], [other], "x", color="C1", alpha=0.6, label=f"other upper form ({'e' if self.upper_kind == 'theoretical' else 't'})")
+    ax.set_xticks([0, 1], ["humans (upper bound)", "model (lower bound)"])
+    ax.set_xlim(-0.6, 1.6)
+    ax.set_ylabel("oracle accuracy bound")
+    verdict = "certified" if self.certified else "not certified"
+    ax.set_title(f"S = {self.score:.4f} ({self.method}): {verdict} at {1 - self.delta:.0%}, N = {self.n_items}")
+    ax.legend(fontsize=8, loc="lower right")
+    return ax
+
+# %% ../../nbs/certification/13_confidence.ipynb #b36c6ccc
 def _check_certify_args(ann, delta, method, upper, tails, seed):
     if not isinstance(ann, Profiles): check_annotations(ann)
     delta = check_delta(delta)
@@ -291,6 +330,14 @@ def _check_certify_args(ann, delta, method, upper, tails, seed):
                          "or use method='optimal' or 'balanced'.")
     return delta, tails, check_seed(seed, int_only=True)
 
+def _check_profiles_call(ann, model, reference):
+    "Profiles carry the model's labels, and the strict majority is the only reference they support."
+    if ann.model is None: raise ValueError("`ann`: these profiles carry no model labels; build them with profiles(ann, model).")
+    if model is not None: raise ValueError("`model`: the profiles already carry the model's labels; leave `model` unset.")
+    if not (isinstance(reference, str) and reference == "majority"):
+        raise ValueError("`reference`: profiles support reference='majority' only (the other references need each item's labels).")
+
+# %% ../../nbs/certification/13_confidence.ipynb #4edb8476
 def _reference_codes(ann, reference, seed):
     "Class code of the reference label per item (-1 where there is none), and the reference's name."
     if isinstance(reference, str):
@@ -304,8 +351,24 @@ def _reference_codes(ann, reference, seed):
                          "reference='majority' to let certify leave out items without one (and count them).")
     return hard_predictions(ann, reference, "reference"), "given"
 
-def _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, upper, seed, tails, n_annotators):
-    "The certificate from profiles: label counts, items with each, the model's and the reference's code (-1: none) per profile."
+# %% ../../nbs/certification/13_confidence.ipynb #bbdd9dc7
+def _item_profiles(ann, model, reference, seed):
+    "Items merged by (label counts, model code, reference code): counts, items, model and reference code per profile, the reference's name, and the items whose model label is no class."
+    codes = hard_predictions(ann, model, "model", outside=True)   # a label no annotator used: code >= C, agrees with nobody
+    counts = np.asarray(ann.counts)
+    C = counts.shape[1]
+    if isinstance(reference, str) and reference == "majority":      # the reference is a function of the counts
+        rows, inv = unique_rows([*counts.T, codes])
+        ref, ref_name = majority_codes(rows[:, :C]), "majority"
+    else:
+        ref, ref_name = _reference_codes(ann, reference, seed)
+        rows, inv = unique_rows([*counts.T, codes, ref + 1])
+        ref = rows[:, C + 1] - 1
+    return rows[:, :C], np.bincount(inv, minlength=len(rows)), rows[:, C], ref, ref_name, int((codes >= C).sum())
+
+# %% ../../nbs/certification/13_confidence.ipynb #9d65fefb
+def _kept_items(counts, weight, ref, ref_name):
+    "Which profiles the claim covers (two or more labels and a reference label), their items N, and how many were left out, by reason."
     n = counts.sum(1)
     few = n < 2
     keep = ~few & (ref >= 0)
@@ -313,18 +376,31 @@ def _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, 
     if N == 0: raise ValueError("no item has both two or more human labels and a reference label; nothing to certify.")
     dropped = {"fewer than two labels": int(weight[few].sum())}
     if ref_name == "majority": dropped["no strict majority (a tie or a split vote)"] = int(weight[~few & (ref < 0)].sum())
-    agree = int(weight[keep & (codes == ref)].sum())
-    L = agree / N
-    ht, he = (_histogram(terms_from_counts(counts[keep], kind), weight[keep]) for kind in ("theoretical", "empirical"))
+    return keep, N, dropped
+
+# %% ../../nbs/certification/13_confidence.ipynb #5959e3f1
+def _upper_statistics(counts, weight, N):
+    "U_N^(t) and U_N^(e) (eqs. 34 and 4) of the kept profiles, each with the histogram of its per-item values X_n."
+    ht, he = (_histogram(terms_from_counts(counts, kind), weight) for kind in ("theoretical", "empirical"))
     ut, ue = (float(np.sqrt(k @ v / N)) for v, k in (ht, he))                # summed over the sorted distinct values
+    return (ut, ht), (ue, he)
+
+# %% ../../nbs/certification/13_confidence.ipynb #bca0f08c
+def _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, upper, seed, tails, n_annotators):
+    "The certificate from profiles: label counts, items with each, the model's and the reference's code (-1: none) per profile."
+    keep, N, dropped = _kept_items(counts, weight, ref, ref_name)                    # step 1: the items the claim covers
+    agree = int(weight[keep & (codes == ref)].sum())                                 # step 2: L_N (eq. 39) ...
+    L = agree / N
+    (ut, ht), (ue, he) = _upper_statistics(counts[keep], weight[keep], N)           # ... and U_N (Theorem 1)
     U, (v, k) = (ut, ht) if upper == "theoretical" else (ue, he)
     du = _upper_tail_fn(N, U * U, None if tails[1] == "hoeffding" else v, tails[1], counts=k)
     methods = CONFIDENCE_METHODS if tails == ("hoeffding", "hoeffding") else ("hms", "optimal", "balanced")
-    scores = {m: _split(L, U, N, m, float(tau), tails, agree, du) for m in methods}
+    scores = {m: _split(L, U, N, m, float(tau), tails, agree, du) for m in methods}   # step 3: S of every split (Theorem 7)
     s = scores[method].score
     return Certificate(bool(s >= 1 - delta), s, method, delta, float(tau), L, U, upper, ut, ue, N, n_annotators,
                        dropped, ref_name, scores, tails, seed, agree, v, k)
 
+# %% ../../nbs/certification/13_confidence.ipynb #3a6ff722
 def certify(ann:Annotations|Profiles, # the human labels, or their profiles with the model (`profiles(ann, model)`)
             model=None, # the model's label per item (list, array, or Series indexed by item); None with profiles
             reference="majority", # 'majority', 'plurality', 'weighted', or a label per item; profiles: 'majority'
@@ -337,27 +413,12 @@ def certify(ann:Annotations|Profiles, # the human labels, or their profiles with
            ) -> Certificate:
     "Certify whether a model's oracle accuracy exceeds the average annotator's (Theorems 1, 3, 5-7)."
     delta, tails, seed = _check_certify_args(ann, delta, method, upper, tails, seed)
-    if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not np.isfinite(tau) or tau < 0:
-        raise ValueError(f"`tau` must be a number >= 0 (the margin to certify), got {tau!r}.")
+    _check_tau(tau)
     if isinstance(ann, Profiles):
-        if ann.model is None: raise ValueError("`ann`: these profiles carry no model labels; build them with profiles(ann, model).")
-        if model is not None: raise ValueError("`model`: the profiles already carry the model's labels; leave `model` unset.")
-        if not (isinstance(reference, str) and reference == "majority"):
-            raise ValueError("`reference`: profiles support reference='majority' only (the other references need each item's labels).")
+        _check_profiles_call(ann, model, reference)
         return _certify_profiles(ann.counts, ann.weight, ann.model, majority_codes(ann.counts), "majority",
                                  delta, method, tau, upper, seed, tails, None)
     if model is None: raise ValueError("`model` is missing: pass the model's label per item (or profiles built with it).")
-    codes = hard_predictions(ann, model, "model", outside=True)   # a label no annotator used: code >= C, agrees with nobody
-    counts = np.asarray(ann.counts)
-    C = counts.shape[1]
-    if isinstance(reference, str) and reference == "majority":      # the reference is a function of the counts
-        rows, inv = unique_rows([*counts.T, codes])
-        ref, ref_name = majority_codes(rows[:, :C]), "majority"
-    else:
-        ref, ref_name = _reference_codes(ann, reference, seed)
-        rows, inv = unique_rows([*counts.T, codes, ref + 1])
-        ref = rows[:, C + 1] - 1
-    cert = _certify_profiles(rows[:, :C], np.bincount(inv, minlength=len(rows)), rows[:, C], ref, ref_name,
-                             delta, method, tau, upper, seed, tails, ann.n_annotators)
-    n_out = int((codes >= C).sum())
+    counts, weight, codes, ref, ref_name, n_out = _item_profiles(ann, model, reference, seed)
+    cert = _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, upper, seed, tails, ann.n_annotators)
     return replace(cert, n_outside=n_out) if n_out else cert

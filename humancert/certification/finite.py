@@ -14,7 +14,7 @@ from ..data.annotations import Annotations
 from .upper import Bound, upper_terms, upper_weights, EMPIRICAL_NOTE
 from .lower import _check_labels_pair
 
-# %% ../../nbs/certification/12_finite_sample.ipynb #59fb9f46
+# %% ../../nbs/certification/12_finite_sample.ipynb #354fac3e
 def check_delta(delta, name="delta"):
     if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)):
         raise TypeError(f"`{name}` must be a number in (0, 1), got {type(delta).__name__}.")
@@ -26,12 +26,14 @@ def _check_n(n):
         raise ValueError(f"`n` must be a positive integer (the number of items), got {n!r}.")
     return int(n)
 
+# %% ../../nbs/certification/12_finite_sample.ipynb #ba54a8c8
 def hoeffding_slack(n:int, # number of items N
                     delta:float, # failure probability
                    ) -> float:
     "Slack t with exp(-2 N t^2) = delta (eq. 10/12 solved for t)."
     return float(np.sqrt(np.log(1 / check_delta(delta)) / (2 * _check_n(n))))
 
+# %% ../../nbs/certification/12_finite_sample.ipynb #09017e04
 def hoeffding_delta(n:int, # number of items N
                     t:float, # slack, >= 0
                    ) -> float:
@@ -40,6 +42,7 @@ def hoeffding_delta(n:int, # number of items N
     if not np.isfinite(t) or t < 0: raise ValueError(f"`t` must be a non-negative number, got {t!r}.")
     return float(np.exp(-2 * n * t ** 2))
 
+# %% ../../nbs/certification/12_finite_sample.ipynb #56d57f9a
 def upper_bound_at(ann:Annotations, # the annotations
                    delta:float=0.05, # failure probability
                    kind:str="theoretical", # 'theoretical' (Theorem 5 as proved) or 'empirical'
@@ -55,6 +58,7 @@ def upper_bound_at(ann:Annotations, # the annotations
     return Bound(f"upper ({kind})", float(min(1.0, np.sqrt(u2 + t))), float(np.sqrt(u2)), t, delta, len(x),
                  EMPIRICAL_NOTE if kind == "empirical" else "")
 
+# %% ../../nbs/certification/12_finite_sample.ipynb #63bd1525
 def lower_bound_at(model, # the model's label per item
                    reference, # the reference label per item, usually aggregate(ann)
                    delta:float=0.05, # failure probability

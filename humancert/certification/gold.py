@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..data.annotations import Annotations, check_annotations, as_item_aligned, bools_and_numbers
 
-# %% ../../nbs/certification/18_real_cases.ipynb #fe1dbedd
+# %% ../../nbs/certification/18_real_cases.ipynb #fa99f3b4
 @dataclass(frozen=True)
 class OracleAccuracy:
     "Annotators measured against oracle (gold) labels, on the items that have one."
@@ -31,6 +31,7 @@ class OracleAccuracy:
         "The per-annotator accuracies."
         return self.per_annotator.copy()
 
+# %% ../../nbs/certification/18_real_cases.ipynb #df80da58
 def _oracle_codes(ann, oracle):
     "Class code of the gold label per item, -1 where there is none."
     vals = as_item_aligned(ann, oracle, "oracle")
@@ -49,6 +50,14 @@ def _oracle_codes(ann, oracle):
                          f"{list(ann.classes)!r}; code the gold labels as the annotations are coded (see Annotations.relabel).")
     return codes
 
+# %% ../../nbs/certification/18_real_cases.ipynb #ad50874c
+def _per_annotator_accuracy(annot, right, K, annotators):
+    "Each annotator's share of right labels among their labels on gold items (NaN for one with none), and how many they gave."
+    n = np.bincount(annot, minlength=K)
+    acc = np.bincount(annot, right, minlength=K) / np.maximum(n, 1)
+    return pd.DataFrame({"accuracy": np.where(n > 0, acc, np.nan), "gold items": n}, index=annotators)
+
+# %% ../../nbs/certification/18_real_cases.ipynb #52ffadd6
 def oracle_accuracy(ann:Annotations, # the human labels
                     oracle, # the gold label per item (Series indexed by item, or in item order); missing where there is none
                    ) -> OracleAccuracy:
@@ -62,8 +71,5 @@ def oracle_accuracy(ann:Annotations, # the human labels
     pooled = float(right.mean())
     n_items = int(np.unique(item[on]).size)
     if annot is None: return OracleAccuracy(pd.DataFrame(columns=["accuracy", "gold items"]), pooled, pooled, n_items)
-    K = ann.n_annotators
-    n = np.bincount(annot[on], minlength=K)
-    acc = np.bincount(annot[on], right, minlength=K) / np.maximum(n, 1)
-    per = pd.DataFrame({"accuracy": np.where(n > 0, acc, np.nan), "gold items": n}, index=ann.annotators)
+    per = _per_annotator_accuracy(annot[on], right, ann.n_annotators, ann.annotators)
     return OracleAccuracy(per, float(per["accuracy"].mean()), pooled, n_items)

@@ -13,13 +13,36 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
+from fastcore.basics import patch
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed
 from .finite import check_delta
 from .tails import UPPER_TAILS, upper_limit, upper_tail_delta
 
-# %% ../../nbs/certification/19_gold_certificate.ipynb #178dcf5f
+# %% ../../nbs/certification/19_gold_certificate.ipynb #60451073
+def _gold_positions(ann, g):
+    "Item positions of the gold labels' ids; ids that are not items are refused (aligned by index, never by position)."
+    pos = ann.items.get_indexer(g.index)
+    if (pos < 0).any():
+        bad = g.index[pos < 0]
+        raise ValueError(f"`gold`: {len(bad)} of its {len(g)} item ids are not items of the annotations (e.g. {bad[:3].tolist()}; "
+                         f"items are e.g. {ann.items[:3].tolist()}). Gold labels are aligned by index, never by position: index "
+                         "them by item id, or drop the ones that are not items (gold[gold.index.isin(ann.items)]).")
+    return pos
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #c7f54957
+def _gold_codes(ann, g):
+    "Class codes of the gold labels; labels that are no class of the annotations are refused."
+    classes = pd.Index(list(ann.classes), dtype=object)
+    codes = classes.get_indexer(pd.Index(g.to_numpy(), dtype=object))
+    if (codes < 0).any():
+        bad = sorted(map(str, set(g.to_numpy()[codes < 0])))[:5]
+        raise ValueError(f"`gold` has label(s) {bad} that are not classes of the annotations {list(ann.classes)!r}; "
+                         "code the gold labels as the annotations are coded (see Annotations.relabel).")
+    return codes
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #c44aded0
 def _check_gold(ann, gold, min_gold=2):
     "Positions (item order) and class codes of the gold labels, aligned by the Series' index; errors name what to fix."
     if not isinstance(gold, pd.Series):
@@ -28,20 +51,10 @@ def _check_gold(ann, gold, min_gold=2):
     g = gold[gold.notna()]
     if not g.index.is_unique:
         raise ValueError(f"`gold` has duplicated item ids, e.g. {g.index[g.index.duplicated()][:3].tolist()}; give one gold label per item.")
-    pos = ann.items.get_indexer(g.index)
-    if (pos < 0).any():
-        bad = g.index[pos < 0]
-        raise ValueError(f"`gold`: {len(bad)} of its {len(g)} item ids are not items of the annotations (e.g. {bad[:3].tolist()}; "
-                         f"items are e.g. {ann.items[:3].tolist()}). Gold labels are aligned by index, never by position: index "
-                         "them by item id, or drop the ones that are not items (gold[gold.index.isin(ann.items)]).")
+    pos = _gold_positions(ann, g)
     if len(g) < min_gold:
         raise ValueError(f"`gold` has {len(g)} non-missing gold label(s); at least {min_gold} are needed for a bound.")
-    classes = pd.Index(list(ann.classes), dtype=object)
-    codes = classes.get_indexer(pd.Index(g.to_numpy(), dtype=object))
-    if (codes < 0).any():
-        bad = sorted(map(str, set(g.to_numpy()[codes < 0])))[:5]
-        raise ValueError(f"`gold` has label(s) {bad} that are not classes of the annotations {list(ann.classes)!r}; "
-                         "code the gold labels as the annotations are coded (see Annotations.relabel).")
+    codes = _gold_codes(ann, g)
     order = np.argsort(pos, kind="stable")                       # item order, whatever the order of `gold`
     return pos[order], codes[order]
 
@@ -77,7 +90,7 @@ def proxy_differences(ann:Annotations, # the human labels
     agree = np.where(mk < p.shape[1], p[np.arange(len(p)), np.minimum(mk, p.shape[1] - 1)], 0.0)   # a label outside the classes agrees with none
     return pd.Series(agree - np.square(p).sum(1), index=ann.items[keep], name="proxy")
 
-# %% ../../nbs/certification/19_gold_certificate.ipynb #903d7057
+# %% ../../nbs/certification/19_gold_certificate.ipynb #9a2344f2
 def _check_bounded(x, lo, hi, name="x"):
     "x as a float array after checking it: 1-d, at least 2 finite values, all within [lo, hi]."
     if isinstance(lo, bool) or isinstance(hi, bool) or not np.isfinite([lo, hi]).all() or not lo < hi:
@@ -90,10 +103,12 @@ def _check_bounded(x, lo, hi, name="x"):
         raise ValueError(f"`{name}` must lie in [{lo:g}, {hi:g}] (the range the bound assumes), got values from {a.min():g} to {a.max():g}.")
     return a
 
+# %% ../../nbs/certification/19_gold_certificate.ipynb #f846e90b
 def _unit(x, lo, hi):
     "x in [lo, hi] mapped to [0, 1], reversed: an upper limit on the mean of the result is a lower limit on the mean of x."
     return np.clip((hi - np.asarray(x, dtype=np.float64)) / (hi - lo), 0.0, 1.0)
 
+# %% ../../nbs/certification/19_gold_certificate.ipynb #21c6121d
 def mean_lower_limit(x, # i.i.d. values in [lo, hi]
                      lo:float, # every value is >= lo
                      hi:float, # every value is <= hi
@@ -105,6 +120,7 @@ def mean_lower_limit(x, # i.i.d. values in [lo, hi]
     y = _unit(_check_bounded(x, lo, hi), lo, hi); delta = check_delta(delta)
     with np.errstate(over="ignore"): return float(hi - (hi - lo) * upper_limit(float(y.mean()), len(y), delta, tail, values=y))
 
+# %% ../../nbs/certification/19_gold_certificate.ipynb #48995da2
 def mean_pvalue(x, # i.i.d. values in [lo, hi]
                 lo:float, # every value is >= lo
                 hi:float, # every value is <= hi
@@ -118,7 +134,7 @@ def mean_pvalue(x, # i.i.d. values in [lo, hi]
     if t <= 0: return 1.0
     with np.errstate(over="ignore"): return float(upper_tail_delta(t, len(y), float(y.mean()), values=y, tail=tail)[0])
 
-# %% ../../nbs/certification/19_gold_certificate.ipynb #def7fb3f
+# %% ../../nbs/certification/19_gold_certificate.ipynb #6749700c
 def _tail_fn(x, lo, hi, tail):
     "t -> delta(t) for a slack t in x's own units."
     y = _unit(x, lo, hi); ybar = float(y.mean())
@@ -126,6 +142,7 @@ def _tail_fn(x, lo, hi, tail):
         with np.errstate(over="ignore"): return upper_tail_delta(np.asarray(t) / (hi - lo), len(y), ybar, values=y, tail=tail)
     return delta
 
+# %% ../../nbs/certification/19_gold_certificate.ipynb #4e4c8b9f
 def ppi_pvalue(proxy, # f on all N items, in [-1, 1/4]
                rectifier, # D - lam f on the n gold items, in [-1 - lam/4, 1 + lam]
                lam:float, # the proxy's weight, fixed before seeing the data
@@ -147,7 +164,7 @@ def ppi_pvalue(proxy, # f on all N items, in [-1, 1/4]
     t = np.linspace(0.0, room, grid)                          # slack on E[f]; the rest on E[D - lam f]
     return float(min(1.0, np.min(np.maximum(pf(t) / share, pr(room - t) / (1 - share)))))
 
-# %% ../../nbs/certification/19_gold_certificate.ipynb #3e9425fb
+# %% ../../nbs/certification/19_gold_certificate.ipynb #4c922480
 def ppi_clt(proxy, # f on all N items
             d, # D on the n gold items
             proxy_gold, # f on the same n gold items
@@ -163,7 +180,45 @@ def ppi_clt(proxy, # f on all N items
     var = (np.var(d, ddof=1) + (1 - n / N) * (lam * lam * vf - 2 * lam * cov)) / n
     return float(est), float(np.sqrt(max(var, 0.0))), float(lam)
 
-# %% ../../nbs/certification/19_gold_certificate.ipynb #70bdfe72
+# %% ../../nbs/certification/19_gold_certificate.ipynb #eb453b3e
+def _confidence(p, est, tau):
+    "S = 1 - p from a p-value p, or -1 when the estimate does not exceed tau (no lower limit can cross it)."
+    return -1.0 if est <= tau else 1.0 - p
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #dacbad44
+def _normal_confidence(e, s, tau):
+    "The asymptotic S = Phi((e - tau) / s) of an estimate e with standard error s; -1 when e <= tau, 1 when s = 0."
+    return -1.0 if e <= tau else float(special.ndtr((e - tau) / s)) if s > 0 else 1.0
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #1894454b
+def _plain_gold(d, delta, tau, tail):
+    "The plain certificate from the gold items' D in [-1, 1]: (S, lower limit at level 1 - delta, mean D)."
+    est = float(d.mean())
+    return _confidence(mean_pvalue(d, -1, 1, tau, tail), est, tau), mean_lower_limit(d, -1, 1, delta, tail), est
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #30b29197
+def _ppi_gold(f, d, fg, delta, tau, tail, lam, share):
+    "The finite-sample prediction-powered certificate, from f on all items and D - lam f on the gold ones: (S, lower limit, estimate)."
+    r = d - lam * fg
+    est_ppi = float(lam * f.mean() + r.mean())
+    score_ppi = _confidence(ppi_pvalue(f, r, lam, share, tau, tail), est_ppi, tau)
+    lower_ppi = mean_lower_limit(r, -1 - lam / 4, 1 + lam, (1 - share) * delta, tail)
+    if lam > 0: lower_ppi += lam * mean_lower_limit(f, -1, 0.25, share * delta, tail)
+    return score_ppi, lower_ppi, est_ppi
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #84fc802f
+def _check_gold_args(delta, tau, tail, lam, proxy_share):
+    delta = check_delta(delta)
+    if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 <= tau < 1:
+        raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
+    if tail not in UPPER_TAILS: raise ValueError(f"`tail` must be one of {list(UPPER_TAILS)}, got {tail!r}.")
+    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)) or not 0 <= lam <= 1:
+        raise ValueError(f"`lam` must be a number in [0, 1] (the proxy's weight, fixed in advance), got {lam!r}.")
+    if isinstance(proxy_share, bool) or not isinstance(proxy_share, (float, np.floating)) or not 0 < proxy_share < 1:
+        raise ValueError(f"`proxy_share` must be a float strictly between 0 and 1 (the part of delta spent on E[f]), got {proxy_share!r}.")
+    return delta, float(tau), float(lam), float(proxy_share)
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #d2f15574
 @dataclass(frozen=True)
 class GoldCertificate:
     "Whether a model beats the average annotator in oracle accuracy, from gold labels on a random subset of the items (plain and prediction-powered)."
@@ -200,29 +255,21 @@ class GoldCertificate:
                 f"S={self.score_ppi:.4f} prediction-powered; asymptotic: S={self.score_plain_clt:.4f} plain, {self.score_clt:.4f} PPI++; "
                 f"mean D={self.estimate:+.4f} (model {self.model_accuracy:.4f}, average annotator {self.annotator_accuracy:.4f}), "
                 f"n_gold={self.n_gold}, N={self.n_items}, tau={self.tau:g}, tail={self.tail!r})")
-    def to_frame(self) -> pd.DataFrame:
-        "One row per version: estimate of E[D], lower limit, S, verdict and guarantee."
-        lvl = 1 - self.delta
-        rows = {"plain (gold items)": (self.estimate, self.lower, self.score, self.score >= lvl, "finite-sample"),
-                "prediction-powered": (self.estimate_ppi, self.lower_ppi, self.score_ppi, self.score_ppi >= lvl, "finite-sample"),
-                "plain, normal limit": (self.estimate, self.lower_plain_clt, self.score_plain_clt, self.score_plain_clt >= lvl, "asymptotic (CLT)"),
-                "prediction-powered, PPI++": (self.estimate_clt, self.lower_clt, self.score_clt, self.score_clt >= lvl, "asymptotic (CLT)")}
-        out = pd.DataFrame.from_dict(rows, orient="index", columns=["E[D] estimate", f"lower limit ({lvl:.0%})", "S", "certified", "guarantee"])
-        out["n gold"], out["N"] = self.n_gold, [self.n_gold, self.n_items, self.n_gold, self.n_items]
-        return out
 
-# %% ../../nbs/certification/19_gold_certificate.ipynb #f64232ef
-def _check_gold_args(delta, tau, tail, lam, proxy_share):
-    delta = check_delta(delta)
-    if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 <= tau < 1:
-        raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
-    if tail not in UPPER_TAILS: raise ValueError(f"`tail` must be one of {list(UPPER_TAILS)}, got {tail!r}.")
-    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)) or not 0 <= lam <= 1:
-        raise ValueError(f"`lam` must be a number in [0, 1] (the proxy's weight, fixed in advance), got {lam!r}.")
-    if isinstance(proxy_share, bool) or not isinstance(proxy_share, (float, np.floating)) or not 0 < proxy_share < 1:
-        raise ValueError(f"`proxy_share` must be a float strictly between 0 and 1 (the part of delta spent on E[f]), got {proxy_share!r}.")
-    return delta, float(tau), float(lam), float(proxy_share)
+# %% ../../nbs/certification/19_gold_certificate.ipynb #6b8e7a13
+@patch
+def to_frame(self:GoldCertificate) -> pd.DataFrame:
+    "One row per version: estimate of E[D], lower limit, S, verdict and guarantee."
+    lvl = 1 - self.delta
+    rows = {"plain (gold items)": (self.estimate, self.lower, self.score, self.score >= lvl, "finite-sample"),
+            "prediction-powered": (self.estimate_ppi, self.lower_ppi, self.score_ppi, self.score_ppi >= lvl, "finite-sample"),
+            "plain, normal limit": (self.estimate, self.lower_plain_clt, self.score_plain_clt, self.score_plain_clt >= lvl, "asymptotic (CLT)"),
+            "prediction-powered, PPI++": (self.estimate_clt, self.lower_clt, self.score_clt, self.score_clt >= lvl, "asymptotic (CLT)")}
+    out = pd.DataFrame.from_dict(rows, orient="index", columns=["E[D] estimate", f"lower limit ({lvl:.0%})", "S", "certified", "guarantee"])
+    out["n gold"], out["N"] = self.n_gold, [self.n_gold, self.n_items, self.n_gold, self.n_items]
+    return out
 
+# %% ../../nbs/certification/19_gold_certificate.ipynb #f4f9ab2f
 def certify_with_gold(ann:Annotations, # the human labels (any design)
                       model, # the model's label per item (Series indexed by item, or in item order)
                       gold:pd.Series, # oracle labels of a uniformly random subset of the items, indexed by item id
@@ -238,27 +285,28 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
     f = proxy_differences(ann, model)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
     d, fg = terms["D"].to_numpy(), f.loc[terms.index].to_numpy()
-    S = lambda p, est: -1.0 if est <= tau else 1.0 - p
-    est = float(d.mean())
-    score = S(mean_pvalue(d, -1, 1, tau, tail), est)
-    lower = mean_lower_limit(d, -1, 1, delta, tail)
-    r = d - lam * fg
-    est_ppi = float(lam * f.mean() + r.mean())
-    score_ppi = S(ppi_pvalue(f, r, lam, share, tau, tail), est_ppi)
-    lower_ppi = mean_lower_limit(r, -1 - lam / 4, 1 + lam, (1 - share) * delta, tail)
-    if lam > 0: lower_ppi += lam * mean_lower_limit(f, -1, 0.25, share * delta, tail)
+    score, lower, est = _plain_gold(d, delta, tau, tail)
+    score_ppi, lower_ppi, est_ppi = _ppi_gold(f, d, fg, delta, tau, tail, lam, share)
     est_clt, se, lam_clt = ppi_clt(f, d, fg)
-    normal_S = lambda e, s: -1.0 if e <= tau else float(stats.norm.cdf((e - tau) / s)) if s > 0 else 1.0
-    se_plain, z = float(d.std(ddof=1) / np.sqrt(len(d))), float(stats.norm.ppf(1 - delta))
+    se_plain, z = float(d.std(ddof=1) / np.sqrt(len(d))), float(special.ndtri(1 - delta))
     n_none = ann.n_items - len(f)
     corr = float(np.corrcoef(d, fg)[0, 1]) if d.std() > 0 and fg.std() > 0 else float("nan")
     return GoldCertificate(score >= 1 - delta, score, lower, est, score_ppi >= 1 - delta, score_ppi, lower_ppi, est_ppi,
-                           normal_S(est, se_plain), est - z * se_plain, normal_S(est_clt, se), est_clt - z * se, est_clt, lam_clt,
+                           _normal_confidence(est, se_plain, tau), est - z * se_plain, _normal_confidence(est_clt, se, tau), est_clt - z * se, est_clt, lam_clt,
                            float(terms["model right"].mean()), float(terms["annotators right"].mean()), float(f.mean()), corr,
                            len(terms), len(f), delta, tau, tail, lam, share,
                            {"no human label": int(n_none), "gold label on an item without human labels": int(gold.notna().sum() - len(terms))})
 
-# %% ../../nbs/certification/19_gold_certificate.ipynb #0dbcc287
+# %% ../../nbs/certification/19_gold_certificate.ipynb #9ce8bff8
+def _power_table(raw, delta):
+    "Per number of gold items: the mean of each S column, the share of subsets with S >= 1 - delta (power) and the number of subsets."
+    cols = raw.columns[2:]
+    out = raw.groupby("n_gold")[list(cols)].mean()
+    for c in cols: out[c.replace("S", "power", 1)] = raw.groupby("n_gold")[c].apply(lambda s: float((s >= 1 - delta).mean()))
+    out["subsets"] = raw.groupby("n_gold").size()
+    return out
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #a2756f9d
 def gold_learning_curve(ann:Annotations, # the human labels
                         model, # the model's label per item
                         gold:pd.Series, # oracle labels, indexed by item id
@@ -280,9 +328,5 @@ def gold_learning_curve(ann:Annotations, # the human labels
         for b in range(n_subsets if n < len(g) else 1):       # all gold items: one subset
             c = certify_with_gold(ann, model, g.loc[rng.choice(g.index, int(n), replace=False)], delta, tail=tail)
             rows.append((int(n), b, c.score, c.score_ppi, c.score_plain_clt, c.score_clt))
-    raw = pd.DataFrame(rows, columns=["n_gold", "subset", "S plain", "S prediction-powered", "S plain CLT (asymptotic)", "S PPI++ (asymptotic)"])
-    cols = raw.columns[2:]
-    out = raw.groupby("n_gold")[list(cols)].mean()
-    for c in cols: out[c.replace("S", "power", 1)] = raw.groupby("n_gold")[c].apply(lambda s: float((s >= 1 - delta).mean()))
-    out["subsets"] = raw.groupby("n_gold").size()
-    return out
+    return _power_table(pd.DataFrame(rows, columns=["n_gold", "subset", "S plain", "S prediction-powered", "S plain CLT (asymptotic)",
+                                                  "S PPI++ (asymptotic)"]), delta)

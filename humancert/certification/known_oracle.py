@@ -12,16 +12,18 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from fastcore.basics import patch
 
 from ..data.annotations import Annotations, check_seed
 from .upper import upper_bound
 from .lower import aggregate
 from .assumptions import check_assumptions
 
-# %% ../../nbs/certification/15_known_oracle.ipynb #7b6a67ed
+# %% ../../nbs/certification/15_known_oracle.ipynb #d469c099
 TASKS = {"color": {"classes": ("red", "blue", "yellow"), "sigma": 0.8, "strong": 0.15, "weak": 0.3},
          "shape": {"classes": ("triangle", "square", "pentagon", "hexagon", "circle"), "sigma": 2.2, "strong": 0.5, "weak": 1.2}}
 
+# %% ../../nbs/certification/15_known_oracle.ipynb #2cf57f1d
 def count_task(n_items:int, # number of images
                n_classes:int, # number of colours or shapes
                rng:np.random.Generator, # random generator
@@ -40,6 +42,7 @@ def count_task(n_items:int, # number of images
         filled += len(ok)
     return out
 
+# %% ../../nbs/certification/15_known_oracle.ipynb #f96532ab
 def miscount(counts:np.ndarray, # true counts, items x classes
              sigma:float, # noise scale of this counter
              rng:np.random.Generator, # random generator
@@ -51,6 +54,27 @@ def miscount(counts:np.ndarray, # true counts, items x classes
     z = own if shared is None else np.sqrt(rho) * shared + np.sqrt(1 - rho) * own
     return (counts + sigma * np.sqrt(counts + 1) * z).argmax(1)
 
+# %% ../../nbs/certification/15_known_oracle.ipynb #dee66db2
+def _free_spot(pts, rng):
+    "A uniform point of the image at least 0.09 from every point placed so far, by rejection (the last draw after 200 tries)."
+    for _ in range(200):                          # rejection sampling: keep objects mostly apart
+        p = rng.uniform(0.06, 0.94, 2)
+        if all(np.hypot(*(p - q)) > 0.09 for q in pts): break
+    return p
+
+# %% ../../nbs/certification/15_known_oracle.ipynb #ef8ddce9
+def _object_patch(k, p, r, task):
+    "One object of class k at p, size r: a coloured circle (Color) or a grey regular polygon or circle (Shape)."
+    from matplotlib.patches import Circle, RegularPolygon
+    if task == "color":
+        shape, color = "circle", ("tab:red", "tab:blue", "gold")[k]
+    else:
+        shape, color = ("triangle", "square", "pentagon", "hexagon", "circle")[k], "0.35"
+    if shape == "circle": return Circle(p, r, color=color)
+    return RegularPolygon(p, {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}[shape], radius=r * 1.2,
+                          orientation=np.pi / 4 if shape == "square" else 0, color=color)
+
+# %% ../../nbs/certification/15_known_oracle.ipynb #5c32277e
 def draw_item(counts, # counts of one image, one per class
               task:str="color", # 'color' or 'shape'
               ax=None, # matplotlib axes
@@ -58,32 +82,21 @@ def draw_item(counts, # counts of one image, one per class
              ):
     "Draw one image of the task, objects placed at random without heavy overlap (as in Figure 2)."
     import matplotlib.pyplot as plt
-    from matplotlib.patches import Circle, RegularPolygon
     if task not in TASKS: raise ValueError(f"`task` must be one of {list(TASKS)}, got {task!r}.")
     rng = np.random.default_rng(check_seed(seed))
     if ax is None: _, ax = plt.subplots(figsize=(3, 3))
     pts, kinds = [], np.repeat(np.arange(len(counts)), counts)
     rng.shuffle(kinds)
     for k in kinds:
-        for _ in range(200):                          # rejection sampling: keep objects mostly apart
-            p = rng.uniform(0.06, 0.94, 2)
-            if all(np.hypot(*(p - q)) > 0.09 for q in pts): break
+        p = _free_spot(pts, rng)
         pts.append(p)
-        if task == "color":
-            shape, color = "circle", ("tab:red", "tab:blue", "gold")[k]
-        else:
-            shape, color = ("triangle", "square", "pentagon", "hexagon", "circle")[k], "0.35"
-        r = rng.uniform(0.03, 0.05)
-        if shape == "circle": patch = Circle(p, r, color=color)
-        else: patch = RegularPolygon(p, {"triangle": 3, "square": 4, "pentagon": 5, "hexagon": 6}[shape], radius=r * 1.2,
-                                     orientation=np.pi / 4 if shape == "square" else 0, color=color)
-        ax.add_patch(patch)
+        ax.add_patch(_object_patch(k, p, rng.uniform(0.03, 0.05), task))
     ax.set(xlim=(0, 1), ylim=(0, 1), aspect="equal", xticks=[], yticks=[])
     names = TASKS[task]["classes"]
     ax.set_title(", ".join(f"{names[c]} {counts[c]}" for c in range(len(counts))), fontsize=7)
     return ax
 
-# %% ../../nbs/certification/15_known_oracle.ipynb #dcc0c94e
+# %% ../../nbs/certification/15_known_oracle.ipynb #0a0b2b54
 @dataclass(frozen=True)
 class KnownOracleStudy:
     "One run of a known-oracle counting task: labels, models, and the bounds against the number of annotators."
@@ -110,35 +123,8 @@ class KnownOracleStudy:
         acc = self.accuracy
         return (f"KnownOracleStudy(task={self.task!r}, n_items={len(self.oracle)}, n_annotators={self.annotations.n_annotators}, "
                 f"average_accuracy={acc['average annotator']:.4f}, strong={acc['strong model']:.4f}, weak={acc['weak model']:.4f}, seed={self.seed})")
-    def table1(self) -> pd.DataFrame:
-        "Table 1: eq. 2 averaged over annotator pairs, and eq. 6 (paper's sum) for both models against the majority."
-        rows = []
-        r = check_assumptions(self.annotations, self.oracle)
-        rows.append({"check": "eq. 2: P(l_i=l* | l_j=l*) vs P(l_i=l*)", "left": r.pairs["P(i right | j right)"].mean(),
-                     "right": r.pairs["P(i right)"].mean(), "holds": r.theorem1_holds})
-        for name, m in (("weak", self.weak), ("strong", self.strong)):
-            t = check_assumptions(self.annotations, self.oracle, m, reference="plurality", seed=self.seed).theorem3
-            row = t[t["reading"] == "all wrong labels (paper's sum)"].iloc[0]
-            rows.append({"check": f"eq. 6, {name} model: P(l_b=l* | l_a!=l*) vs sum over wrong labels", "left": row.p_right,
-                         "right": row.p_wrong, "holds": bool(row.holds)})
-        return pd.DataFrame(rows).set_index("check")
-    def plot(self, ax=None):
-        "Figure 3: L_N of both models and U_N^(t), U_N^(e) against the number of annotators, with the true accuracies."
-        import matplotlib.pyplot as plt
-        if ax is None: _, ax = plt.subplots(figsize=(6, 3.6))
-        c, acc = self.curve, self.accuracy
-        ax.plot(c.index, c["L_N strong"], "o-", color="k", label=r"$\mathcal{L}_N^{(s)}$")
-        ax.plot(c.index, c["L_N weak"], "o-", color="C0", label=r"$\mathcal{L}_N^{(w)}$")
-        ax.axhline(acc["strong model"], color="k", ls=":", lw=1, label="strong model, true")
-        ax.axhline(acc["weak model"], color="C0", ls=":", lw=1, label="weak model, true")
-        ax.plot(c.index, c["U_N^(t)"], "^-", color="C3", label=r"$\mathcal{U}_N^{(t)}$")
-        ax.plot(c.index, c["U_N^(e)"], "v-", color="C1", label=r"$\mathcal{U}_N^{(e)}$")
-        ax.plot(c.index, c["average accuracy"], "s--", color="C2", label="average annotator, true")
-        ax.set(xlabel="annotators K (aggregated for the reference)", ylabel="oracle accuracy / bound",
-               title=f"{self.task.capitalize()}: N = {len(self.oracle)}")
-        ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))
-        return ax
 
+# %% ../../nbs/certification/15_known_oracle.ipynb #663ce441
 def _check_study_args(task, n_items, n_annotators, rho):
     if task not in TASKS: raise ValueError(f"`task` must be one of {list(TASKS)}, got {task!r}.")
     if not isinstance(n_items, (int, np.integer)) or n_items < 2: raise ValueError(f"`n_items` must be an integer >= 2, got {n_items!r}.")
@@ -146,6 +132,31 @@ def _check_study_args(task, n_items, n_annotators, rho):
         raise ValueError(f"`n_annotators` must be an integer >= 2 (the upper bound needs pairs), got {n_annotators!r}.")
     if not 0 <= rho <= 1: raise ValueError(f"`rho` must lie in [0, 1], got {rho!r}.")
 
+# %% ../../nbs/certification/15_known_oracle.ipynb #3108e170
+def _simulate_labels(cfg, n_items, n_annotators, rho, rng):
+    "Oracle classes, the annotators' labels (items x annotators, sharing item noise) and both models' labels, all from `rng`."
+    counts = count_task(n_items, len(cfg["classes"]), rng)
+    oracle = counts.argmax(1)
+    shared = rng.standard_normal(counts.shape)
+    sig = cfg["sigma"] * rng.uniform(0.8, 1.25, n_annotators)
+    labels = np.column_stack([miscount(counts, s, rng, shared, rho) for s in sig])
+    strong, weak = miscount(counts, cfg["strong"], rng), miscount(counts, cfg["weak"], rng)
+    return oracle, labels, strong, weak
+
+# %% ../../nbs/certification/15_known_oracle.ipynb #087339af
+def _curve_row(labels, oracle, strong, weak, k, C, seed):
+    "Figure 3 at the first k annotators: their average accuracy, U_N^(t) and U_N^(e) (k >= 2), and both models' L_N against their plurality."
+    correct = labels[:, :k] == oracle[:, None]
+    row = {"K": k, "average accuracy": correct.mean()}
+    if k == 1: ref = labels[:, 0]
+    else:
+        sub = Annotations.from_wide(pd.DataFrame(labels[:, :k]), labels=list(range(C)))
+        ref = aggregate(sub, "plurality", seed=seed).to_numpy().astype(int)
+        row |= {"U_N^(t)": upper_bound(sub, "theoretical").value, "U_N^(e)": upper_bound(sub, "empirical").value}
+    row |= {"L_N strong": (strong == ref).mean(), "L_N weak": (weak == ref).mean()}
+    return row
+
+# %% ../../nbs/certification/15_known_oracle.ipynb #9bc9d8e8
 def known_oracle_study(task:str="color", # 'color' (3 classes) or 'shape' (5 classes)
                        n_items:int=100, # images, as in the paper
                        n_annotators:int=10, # annotators, as in the paper
@@ -156,23 +167,42 @@ def known_oracle_study(task:str="color", # 'color' (3 classes) or 'shape' (5 cla
     _check_study_args(task, n_items, n_annotators, rho)
     cfg, rng = TASKS[task], np.random.default_rng(check_seed(seed))
     C = len(cfg["classes"])
-    counts = count_task(n_items, C, rng)
-    oracle = counts.argmax(1)
-    shared = rng.standard_normal(counts.shape)
-    sig = cfg["sigma"] * rng.uniform(0.8, 1.25, n_annotators)
-    labels = np.column_stack([miscount(counts, s, rng, shared, rho) for s in sig])
-    strong, weak = miscount(counts, cfg["strong"], rng), miscount(counts, cfg["weak"], rng)
+    oracle, labels, strong, weak = _simulate_labels(cfg, n_items, n_annotators, rho, rng)
     names = np.asarray(cfg["classes"], dtype=object)
     ann = Annotations.from_wide(pd.DataFrame(names[labels], columns=[f"a{i + 1}" for i in range(n_annotators)]), labels=list(cfg["classes"]))
-    rows = []
-    for k in range(1, n_annotators + 1):
-        correct = labels[:, :k] == oracle[:, None]
-        row = {"K": k, "average accuracy": correct.mean()}
-        if k == 1: ref = labels[:, 0]
-        else:
-            sub = Annotations.from_wide(pd.DataFrame(labels[:, :k]), labels=list(range(C)))
-            ref = aggregate(sub, "plurality", seed=seed).to_numpy().astype(int)
-            row |= {"U_N^(t)": upper_bound(sub, "theoretical").value, "U_N^(e)": upper_bound(sub, "empirical").value}
-        row |= {"L_N strong": (strong == ref).mean(), "L_N weak": (weak == ref).mean()}
-        rows.append(row)
+    rows = [_curve_row(labels, oracle, strong, weak, k, C, seed) for k in range(1, n_annotators + 1)]
     return KnownOracleStudy(task, ann, names[oracle], names[strong], names[weak], pd.DataFrame(rows).set_index("K"), seed)
+
+# %% ../../nbs/certification/15_known_oracle.ipynb #864e8b9a
+@patch
+def table1(self:KnownOracleStudy) -> pd.DataFrame:
+    "Table 1: eq. 2 averaged over annotator pairs, and eq. 6 (paper's sum) for both models against the majority."
+    rows = []
+    r = check_assumptions(self.annotations, self.oracle)
+    rows.append({"check": "eq. 2: P(l_i=l* | l_j=l*) vs P(l_i=l*)", "left": r.pairs["P(i right | j right)"].mean(),
+                 "right": r.pairs["P(i right)"].mean(), "holds": r.theorem1_holds})
+    for name, m in (("weak", self.weak), ("strong", self.strong)):
+        t = check_assumptions(self.annotations, self.oracle, m, reference="plurality", seed=self.seed).theorem3
+        row = t[t["reading"] == "all wrong labels (paper's sum)"].iloc[0]
+        rows.append({"check": f"eq. 6, {name} model: P(l_b=l* | l_a!=l*) vs sum over wrong labels", "left": row.p_right,
+                     "right": row.p_wrong, "holds": bool(row.holds)})
+    return pd.DataFrame(rows).set_index("check")
+
+# %% ../../nbs/certification/15_known_oracle.ipynb #502cb034
+@patch
+def plot(self:KnownOracleStudy, ax=None):
+    "Figure 3: L_N of both models and U_N^(t), U_N^(e) against the number of annotators, with the true accuracies."
+    import matplotlib.pyplot as plt
+    if ax is None: _, ax = plt.subplots(figsize=(6, 3.6))
+    c, acc = self.curve, self.accuracy
+    ax.plot(c.index, c["L_N strong"], "o-", color="k", label=r"$\mathcal{L}_N^{(s)}$")
+    ax.plot(c.index, c["L_N weak"], "o-", color="C0", label=r"$\mathcal{L}_N^{(w)}$")
+    ax.axhline(acc["strong model"], color="k", ls=":", lw=1, label="strong model, true")
+    ax.axhline(acc["weak model"], color="C0", ls=":", lw=1, label="weak model, true")
+    ax.plot(c.index, c["U_N^(t)"], "^-", color="C3", label=r"$\mathcal{U}_N^{(t)}$")
+    ax.plot(c.index, c["U_N^(e)"], "v-", color="C1", label=r"$\mathcal{U}_N^{(e)}$")
+    ax.plot(c.index, c["average accuracy"], "s--", color="C2", label="average annotator, true")
+    ax.set(xlabel="annotators K (aggregated for the reference)", ylabel="oracle accuracy / bound",
+           title=f"{self.task.capitalize()}: N = {len(self.oracle)}")
+    ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2))
+    return ax

@@ -17,7 +17,7 @@ from ..data.annotations import Annotations, check_annotations, check_seed, check
 from ..agreement.measures import pairwise_agreement
 from .upper import Bound
 
-# %% ../../nbs/certification/11_lower_bound.ipynb #0c9b34bb
+# %% ../../nbs/certification/11_lower_bound.ipynb #ace1a99e
 METHODS = ("majority", "plurality", "weighted")
 
 def argmax_random_ties(scores, rng):
@@ -26,16 +26,23 @@ def argmax_random_ties(scores, rng):
     keys = np.where(np.isclose(scores, best, rtol=0, atol=1e-12), rng.random(scores.shape), -1.0)
     return keys.argmax(1)
 
+# %% ../../nbs/certification/11_lower_bound.ipynb #a386b56f
+def _agreement_weights(ann):
+    "Each annotator's agreement with the others: agreeing pairs of labels over all pairs on shared items (NaN-free)."
+    K = ann.n_annotators
+    pw = pairwise_agreement(ann)
+    v, n = pw.values.to_numpy(), pw.n_items.to_numpy().astype(np.float64)
+    np.fill_diagonal(n, 0)
+    num = np.nansum(np.where(np.isnan(v), 0, v) * n, axis=1)
+    den = n.sum(1)
+    w = np.divide(num, den, out=np.full(K, np.nan), where=den > 0)
+    return np.where(np.isnan(w), np.nanmean(w), w)
+
+# %% ../../nbs/certification/11_lower_bound.ipynb #fe8a710a
 def _annotator_weights(ann, weights):
     K = ann.n_annotators
     if weights is None:
-        pw = pairwise_agreement(ann)
-        v, n = pw.values.to_numpy(), pw.n_items.to_numpy().astype(np.float64)
-        np.fill_diagonal(n, 0)
-        num = np.nansum(np.where(np.isnan(v), 0, v) * n, axis=1)
-        den = n.sum(1)
-        w = np.divide(num, den, out=np.full(K, np.nan), where=den > 0)
-        return np.where(np.isnan(w), np.nanmean(w), w)
+        return _agreement_weights(ann)
     if isinstance(weights, Mapping): weights = pd.Series(weights)
     if isinstance(weights, pd.Series):
         miss = [a for a in ann.annotators if a not in weights.index]
@@ -47,6 +54,7 @@ def _annotator_weights(ann, weights):
     if not np.isfinite(w).all() or (w < 0).any(): raise ValueError("`weights` must be finite and non-negative.")
     return w
 
+# %% ../../nbs/certification/11_lower_bound.ipynb #4f24ddc8
 def aggregate(ann:Annotations, # the human labels
               method:str="majority", # 'majority' (strict: more than half), 'plurality' or 'weighted'
               weights=None, # 'weighted' only: per-annotator weights (array, dict or Series); default their agreement with the others
@@ -72,8 +80,9 @@ def aggregate(ann:Annotations, # the human labels
     labels = pd.Series(pd.array(np.asarray(ann.classes, dtype=object)[pick], dtype=object), index=ann.items, name=f"{method} label")
     return labels.where(has, pd.NA)
 
-# %% ../../nbs/certification/11_lower_bound.ipynb #b9801997
-def _check_labels_pair(model, reference, labels=None):
+# %% ../../nbs/certification/11_lower_bound.ipynb #33e0712b
+def _label_arrays(model, reference):
+    "`model` and `reference` as 1-d object arrays of one label per item, two Series aligned by item id."
     def arr(x, name):
         if isinstance(x, (str, bytes, Mapping)) or not hasattr(x, "__len__"):
             raise TypeError(f"`{name}` must be a sequence of labels (list, array or Series), got {type(x).__name__}.")
@@ -87,6 +96,11 @@ def _check_labels_pair(model, reference, labels=None):
     if m.ndim != 1 or r.ndim != 1: raise ValueError(f"`model` and `reference` must be 1-d, got shapes {m.shape} and {r.shape}.")
     if len(m) != len(r): raise ValueError(f"`model` has {len(m)} labels but `reference` has {len(r)}; give one of each per item.")
     if len(m) == 0: raise ValueError("`model` and `reference` are empty; give at least one item.")
+    return m, r
+
+# %% ../../nbs/certification/11_lower_bound.ipynb #b1f6b80c
+def _check_label_kinds(m, r):
+    "No label missing on either side, and booleans not mixed with numbers (True == 1 in Python)."
     if pd.isna(r).any():
         raise ValueError(f"`reference` has {int(pd.isna(r).sum())} missing label(s) (e.g. items without a strict majority); "
                          "drop those items from both, or aggregate with method='plurality'.")
@@ -95,6 +109,10 @@ def _check_labels_pair(model, reference, labels=None):
     if (mb and rn and not rb) or (mn and rb and not mb):
         raise TypeError("`model` and `reference` mix booleans with numbers (Python treats True as 1), so labels would match "
                         "silently; code both the same way.")
+
+# %% ../../nbs/certification/11_lower_bound.ipynb #e72faf5f
+def _check_label_sets(m, r, labels):
+    "The labels both sides use: some shared, and the model's among the reference's (or among `labels` when given)."
     seen_m, seen_r = set(pd.unique(m)), set(pd.unique(r))
     if not seen_m & seen_r:
         raise ValueError("`model` and `reference` share no label at all; are they coded the same way (e.g. 'pos' vs 1)?")
@@ -109,8 +127,14 @@ def _check_labels_pair(model, reference, labels=None):
         for name, seen in (("model", seen_m), ("reference", seen_r)):
             bad = seen - classes
             if bad: raise ValueError(f"`{name}` has label(s) {sorted(map(repr, bad))[:5]} not in `labels` {sorted(map(repr, classes))[:10]}.")
+
+def _check_labels_pair(model, reference, labels=None):
+    m, r = _label_arrays(model, reference)
+    _check_label_kinds(m, r)
+    _check_label_sets(m, r, labels)
     return m, r
 
+# %% ../../nbs/certification/11_lower_bound.ipynb #f4fa5e30
 def lower_bound(model, # the model's label per item
                 reference, # the reference label per item, usually aggregate(ann)
                 labels=None, # every class either may use; default: the model may only use labels the reference uses

@@ -36,7 +36,7 @@ def _smallest_n(prob, # n -> probability of certifying with n items, non-decreas
         else: lo = mid
     return hi
 
-# %% ../../nbs/certification/17_study_planner.ipynb #cb4ed734
+# %% ../../nbs/certification/17_study_planner.ipynb #ccd6889c
 PLAN_UPPER_TAILS = ("hoeffding", "bernstein")
 
 @dataclass(frozen=True)
@@ -74,6 +74,7 @@ class StudyPlan:
         ax.set(xscale="log", xlabel="items N", ylabel=f"P(S >= {self.target:g})", ylim=(-0.02, 1.02))
         return ax
 
+# %% ../../nbs/certification/17_study_planner.ipynb #2a62c33f
 def _plan_score(L, U, N, tau, tails, var):
     "Optimal S at N items if the study observes exactly L and U (the binomial count is round(N L))."
     count = int(round(N * L)) if tails[0] == "binomial" else None
@@ -81,21 +82,16 @@ def _plan_score(L, U, N, tau, tails, var):
     else: du = lambda t: _bernstein_delta(np.atleast_1d(np.asarray(t, dtype=np.float64)), N, var)
     return _split(L, U, N, "optimal", tau, tails, count, du).score
 
+# %% ../../nbs/certification/17_study_planner.ipynb #f1c1f2ca
 def _margin_needed(U, N, tau, tails, var, target):
     "d*(N): the smallest observed margin L_N - U_N that certifies at N items when U_N = U; inf if even L_N = 1 does not."
     f = lambda d: _plan_score(U + d, U, N, tau, tails, var) - target
     if f(1.0 - U) < 0: return np.inf
     return optimize.brentq(f, tau, 1.0 - U, xtol=1e-8)      # S(U + tau) = -1 < target <= S(1); S rises with the observed L_N
 
-def _check_plan(lower, upper, target, power, n_annotators, tails, tau, upper_variance, max_n):
-    for nm, v in (("lower", lower), ("upper", upper)):
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not 0 <= v <= 1:
-            raise ValueError(f"`{nm}` must be a number in [0, 1] (an expected agreement), got {v!r}.")
-    for nm, v, what in (("target", target, "a confidence such as 0.95"), ("power", power, "a probability of certifying such as 0.8")):
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.floating)) or not 0 < v < 1:
-            raise ValueError(f"`{nm}` must lie strictly between 0 and 1 ({what}), got {v!r}.")
-    if n_annotators is not None and (isinstance(n_annotators, bool) or not isinstance(n_annotators, (int, np.integer)) or n_annotators < 2):
-        raise ValueError(f"`n_annotators` must be an integer >= 2 (labels per item) or None, got {n_annotators!r}.")
+# %% ../../nbs/certification/17_study_planner.ipynb #f2a2fe78
+def _check_plan_tails(tails, upper_variance):
+    "The tails a plan can use: a known lower tail, an upper tail planned from a mean (Hoeffding) or a variance (Bernstein)."
     if not isinstance(tails, (tuple, list)) or len(tails) != 2:
         raise ValueError(f"`tails` must be a pair (lower tail, upper tail), got {tails!r}.")
     _check_tail(tails[0], LOWER_TAILS, "tails[0] (lower tail)")
@@ -108,11 +104,50 @@ def _check_plan(lower, upper, target, power, n_annotators, tails, tau, upper_var
         raise ValueError(f"`upper_variance` must be the variance of the per-item values, a number in [0, 1/4], got {upper_variance!r}.")
     if tails[1] == "bernstein" and upper_variance is None:
         raise ValueError("`upper_variance` (the variance of the per-item values, in [0, 1/4]) is needed for the 'bernstein' tail.")
+
+# %% ../../nbs/certification/17_study_planner.ipynb #2638f208
+def _check_plan(lower, upper, target, power, n_annotators, tails, tau, upper_variance, max_n):
+    for nm, v in (("lower", lower), ("upper", upper)):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not 0 <= v <= 1:
+            raise ValueError(f"`{nm}` must be a number in [0, 1] (an expected agreement), got {v!r}.")
+    for nm, v, what in (("target", target, "a confidence such as 0.95"), ("power", power, "a probability of certifying such as 0.8")):
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.floating)) or not 0 < v < 1:
+            raise ValueError(f"`{nm}` must lie strictly between 0 and 1 ({what}), got {v!r}.")
+    if n_annotators is not None and (isinstance(n_annotators, bool) or not isinstance(n_annotators, (int, np.integer)) or n_annotators < 2):
+        raise ValueError(f"`n_annotators` must be an integer >= 2 (labels per item) or None, got {n_annotators!r}.")
+    _check_plan_tails(tails, upper_variance)
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or tau < 0:
         raise ValueError(f"`tau` must be a number >= 0, got {tau!r}.")
     if isinstance(max_n, bool) or not isinstance(max_n, (int, np.integer)) or max_n < 2:
         raise ValueError(f"`max_n` must be an integer >= 2, got {max_n!r}.")
 
+# %% ../../nbs/certification/17_study_planner.ipynb #4e96725d
+def _upper_for_annotators(upper, n_annotators):
+    "(U, U^(e)): U^(t) = sqrt((1 + (K-1) U^(e)^2) / K) for K labels per item given the pairwise U^(e) (Lemma 2); U itself when K is None."
+    if n_annotators is None: return float(upper), None
+    ue = float(upper)
+    return float(np.sqrt((1 + (n_annotators - 1) * ue * ue) / n_annotators)), ue
+
+# %% ../../nbs/certification/17_study_planner.ipynb #915ecb96
+def _certify_probability(L, U, tau, tails, var, target):
+    "N -> the normal approximation of Pr(certified at N items), and N -> d*(N), the margin needed (cached: each is a root search)."
+    sd = np.sqrt(L * (1 - L) + var / (4 * U * U))               # sd of sqrt(N) (L_N - U_N), the two sides taken as independent
+    need = {}
+    def margin(N):
+        if N not in need: need[N] = _margin_needed(U, N, tau, tails, var, target)
+        return need[N]
+    prob = lambda N: float(stats.norm.cdf(np.sqrt(N) * (L - U - margin(N)) / sd)) if sd > 0 else float(L - U >= margin(N))
+    return prob, margin
+
+# %% ../../nbs/certification/17_study_planner.ipynb #5db66a6d
+def _plan_curve(L, U, tau, tails, var, hi, margin, prob):
+    "S at the expected statistics, the margin needed and the power on a log grid of N around N* (N* included)."
+    grid = np.unique(np.r_[np.geomspace(max(2, hi // 20), hi * 4, 30).astype(int), hi])
+    return pd.DataFrame({"S at expected statistics": [_plan_score(L, U, int(n), tau, tails, var) for n in grid],
+                         "margin needed": [margin(int(n)) for n in grid], "power": [prob(int(n)) for n in grid]},
+                        index=pd.Index(grid, name="N"))
+
+# %% ../../nbs/certification/17_study_planner.ipynb #44eaf2d1
 def plan_study(lower:float, # expected agreement L of the model with the aggregated reference
                upper:float, # expected U the certificate uses; with n_annotators, the pairwise U^(e) = sqrt(agreement)
                target:float=0.95, # confidence S to reach
@@ -126,30 +161,18 @@ def plan_study(lower:float, # expected agreement L of the model with the aggrega
     "Smallest number of items N whose study certifies (S >= target) with probability at least `power` (Theorem 7, any tails)."
     _check_plan(lower, upper, target, power, n_annotators, tails, tau, upper_variance, max_n)
     tails = tuple(tails)
-    ue = None
-    if n_annotators is not None:
-        ue = float(upper)
-        upper = float(np.sqrt((1 + (n_annotators - 1) * ue * ue) / n_annotators))
-    L, U, tau = float(lower), float(upper), float(tau)
+    U, ue = _upper_for_annotators(upper, n_annotators)
+    L, tau = float(lower), float(tau)
     if L - tau <= U:
         raise ValueError(f"`lower`: expected L - tau = {L - tau:.4f} is not above U = {U:.4f}; nothing can be certified at any N"
                          + (f" (U is U^(t) for K = {n_annotators}; more annotators lower it towards U^(e) = {ue:.4f})" if ue is not None else "")
                          + ".")
     var = float(U * U * (1 - U * U)) if upper_variance is None else float(upper_variance)
-    sd = np.sqrt(L * (1 - L) + var / (4 * U * U))               # sd of sqrt(N) (L_N - U_N), the two sides taken as independent
-    need = {}
-    def margin(N):
-        if N not in need: need[N] = _margin_needed(U, N, tau, tails, var, target)
-        return need[N]
-    prob = lambda N: float(stats.norm.cdf(np.sqrt(N) * (L - U - margin(N)) / sd)) if sd > 0 else float(L - U >= margin(N))
+    prob, margin = _certify_probability(L, U, tau, tails, var, target)
     hi = _smallest_n(prob, power, max_n,
                      f"`max_n`: even {max_n:,} items do not certify at S >= {target} with probability {power}; the margin is too small.")
-    grid = np.unique(np.r_[np.geomspace(max(2, hi // 20), hi * 4, 30).astype(int), hi])
-    curve = pd.DataFrame({"S at expected statistics": [_plan_score(L, U, int(n), tau, tails, var) for n in grid],
-                          "margin needed": [margin(int(n)) for n in grid], "power": [prob(int(n)) for n in grid]},
-                         index=pd.Index(grid, name="N"))
     return StudyPlan(int(hi), float(target), float(power), prob(hi), _plan_score(L, U, hi, tau, tails, var), L, U, ue,
-                     n_annotators, tails, tau, var, curve)
+                     n_annotators, tails, tau, var, _plan_curve(L, U, tau, tails, var, hi, margin, prob))
 
 # %% ../../nbs/certification/17_study_planner.ipynb #4540b212
 GOLD_PLAN_TAILS = ("hoeffding", "bernstein", "normal")
@@ -174,7 +197,7 @@ class GoldPlan:
         "One-row DataFrame of the plan."
         return pd.DataFrame([self.__dict__]).set_index("tail")
 
-# %% ../../nbs/certification/17_study_planner.ipynb #50d274ce
+# %% ../../nbs/certification/17_study_planner.ipynb #3c49a9ec
 def _gold_slack(n, sd, delta, tail):
     "The gold certificate's slack in D's units at n gold items: certified when mean D - slack >= tau."
     if tail == "hoeffding": return 2 * np.sqrt(np.log(1 / delta) / (2 * n))
@@ -183,13 +206,14 @@ def _gold_slack(n, sd, delta, tail):
         return np.sqrt(2 * sd * sd * L2 / n) + 14 * L2 / (3 * (n - 1))
     return stats.norm.ppf(1 - delta) * sd / np.sqrt(n)
 
+# %% ../../nbs/certification/17_study_planner.ipynb #78f859a0
 def _gold_power(n, lead, sd, target, tail, tau, r, N):
     "Approximate probability that n gold items certify: Phi(sqrt(n) (lead - tau - slack) / sd_eff)."
     eff = sd * np.sqrt(1 - (1 - n / N) * r * r) if (tail == "normal" and N) else sd
     if eff == 0: return float(lead - tau > _gold_slack(n, 0.0, 1 - target, tail)), eff
     return float(stats.norm.cdf(np.sqrt(n) * (lead - tau - _gold_slack(n, eff, 1 - target, tail)) / eff)), eff
 
-# %% ../../nbs/certification/17_study_planner.ipynb #dfd4acca
+# %% ../../nbs/certification/17_study_planner.ipynb #a1b567be
 def _check_gold_plan(lead, sd, target, power, tail, tau, proxy_correlation, n_items, max_n):
     num = lambda v: not isinstance(v, bool) and isinstance(v, (int, float, np.integer, np.floating))
     if not num(lead) or not -1 < lead < 1: raise ValueError(f"`lead` must be a number in (-1, 1) (expected E[D]), got {lead!r}.")
@@ -209,6 +233,7 @@ def _check_gold_plan(lead, sd, target, power, tail, tau, proxy_correlation, n_it
     if isinstance(max_n, bool) or not isinstance(max_n, (int, np.integer)) or max_n < 2:
         raise ValueError(f"`max_n` must be an integer >= 2, got {max_n!r}.")
 
+# %% ../../nbs/certification/17_study_planner.ipynb #457a9b0c
 def plan_gold_study(lead:float, # expected E[D]: model's oracle accuracy minus the average annotator's
                     sd:float, # standard deviation of D per gold item (from a pilot, or from the accuracies)
                     target:float=0.95, # confidence S to reach

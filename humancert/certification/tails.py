@@ -10,7 +10,7 @@ __all__ = ['LOWER_TAILS', 'UPPER_TAILS', 'N_STAKES', 'STAKE_VARIANCES', 'lower_t
 
 # %% ../../nbs/certification/16_stronger_certificates.ipynb #cc72f4a0
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize
 from scipy import special
 
 from ..data.annotations import check_seed
@@ -19,10 +19,11 @@ from .finite import hoeffding_slack, check_delta, _check_n
 LOWER_TAILS = ("hoeffding", "binomial")
 UPPER_TAILS = ("hoeffding", "bernstein", "betting")
 
-# %% ../../nbs/certification/16_stronger_certificates.ipynb #a3113a2d
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #404507f1
 def _check_tail(tail, allowed, name):
     if tail not in allowed: raise ValueError(f"`{name}` must be one of {list(allowed)}, got {tail!r}.")
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #76e094d9
 def _check_count(count, n, lower):
     if count is None: return int(round(n * lower)), True
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 0 <= count <= n:
@@ -32,11 +33,13 @@ def _check_count(count, n, lower):
                          "pass the summary and the count from the same data.")
     return int(count), False
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #714c09f6
 def _histogram(values, counts):
     "Distinct values (sorted) and the summed counts of each: the multiset that every upper tail depends on."
     v, inv = np.unique(np.asarray(values, dtype=np.float64), return_inverse=True)
     return v, np.bincount(inv.ravel(), np.asarray(counts), minlength=len(v)).astype(np.int64)
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #ee17ea63
 def _check_values(values, n, upper2, counts=None):
     "The per-item values as a histogram: (distinct values, sorted; items with each); `counts` says `values` is one already."
     if values is None:
@@ -54,7 +57,7 @@ def _check_values(values, n, upper2, counts=None):
                          "per-item values from the same data.")
     return v, k
 
-# %% ../../nbs/certification/16_stronger_certificates.ipynb #2e04d480
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #615a6f1a
 N_STAKES = 8                     # constant-stake bettors the betting tail mixes
 STAKE_VARIANCES = (0.25, 1e-2)   # the per-item variances their stakes are tuned to: from the largest possible down to 1/100
 
@@ -62,12 +65,14 @@ def _stakes(n, delta0=0.05):
     "The fixed stakes sqrt(2 ln(2/delta0) / (n sigma^2)), sigma^2 log-spaced over STAKE_VARIANCES: they depend on n alone."
     return np.sqrt(2 * np.log(2 / delta0) / (n * np.geomspace(*STAKE_VARIANCES, N_STAKES)))
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #e2aedad2
 def _log_capitals(v, k, m, lam):
     "log prod_n (1 + lambda (m - X_n)) for each candidate mean m (rows) and stake (columns), stakes capped at 0.5/(1 - m); values as a histogram."
     m = np.asarray(m, dtype=np.float64)[:, None]
     lam = np.minimum(lam[None, :], 0.5 / (1 - m))                                 # every factor stays above 1/2
     return np.log1p(lam[:, :, None] * (m[:, :, None] - v[None, None, :])) @ k.astype(np.float64)
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #1959ddd7
 def _betting_capital(v, k, m, chunk=1 << 22):
     "The mixture's capital: the mean over the N_STAKES constant stakes of the final capital, for each candidate mean m < 1."
     m = np.atleast_1d(np.asarray(m, dtype=np.float64))
@@ -79,6 +84,7 @@ def _betting_capital(v, k, m, chunk=1 << 22):
         out[s:s + step] = np.exp(top + np.log(np.exp(logk - top[:, None]).mean(1)))
     return out
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #7c4f8ec5
 def _betting_pvalue(v, k, m):
     "1 / (mixture capital), capped at 1, for each candidate mean m; 0 where m >= 1 (no mean in [0, 1] exceeds it)."
     m = np.atleast_1d(np.asarray(m, dtype=np.float64))
@@ -87,10 +93,18 @@ def _betting_pvalue(v, k, m):
     out[ok] = np.minimum(1.0, 1 / _betting_capital(v, k, m[ok]))
     return out
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #f53ef016
 def _sample_var(v, k, n):
     "Sample variance (ddof = 1) of the multiset with values v and multiplicities k (n in all)."
     return float(k @ np.square(v - k @ v / n) / (n - 1))
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #fc26e175
+def _bernstein_delta(t, n, var):
+    a, b = np.sqrt(2 * var / n), 7 / (3 * (n - 1))
+    x = (np.sqrt(a * a + 4 * b * t) - a) / (2 * b)                # sqrt(ln(2 / delta)) at which the slack equals t
+    return np.minimum(1.0, 2 * np.exp(-x * x))
+
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #c18b1215
 def _upper_tail_fn(n, upper2, values, tail, counts=None):
     "t -> delta_u(t) for one tail; `values` per item, or distinct values with their `counts`."
     if tail == "hoeffding": return lambda t: np.exp(-2 * n * np.square(np.atleast_1d(np.asarray(t, dtype=np.float64))))
@@ -101,11 +115,7 @@ def _upper_tail_fn(n, upper2, values, tail, counts=None):
         return lambda t: _bernstein_delta(np.atleast_1d(np.asarray(t, dtype=np.float64)), n, var)
     return lambda t: _betting_pvalue(v, k, upper2 + np.atleast_1d(np.asarray(t, dtype=np.float64)))
 
-def _bernstein_delta(t, n, var):
-    a, b = np.sqrt(2 * var / n), 7 / (3 * (n - 1))
-    x = (np.sqrt(a * a + 4 * b * t) - a) / (2 * b)                # sqrt(ln(2 / delta)) at which the slack equals t
-    return np.minimum(1.0, 2 * np.exp(-x * x))
-
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #735a93a9
 def lower_tail_delta(t_l, # slack(s) on the lower side, >= 0
                      n:int, # number of items N
                      lower:float, # L_N
@@ -120,6 +130,7 @@ def lower_tail_delta(t_l, # slack(s) on the lower side, >= 0
     if m == 0: return np.ones_like(t)
     return special.betainc(m, n - m + 1, np.clip(lower - t, 0.0, 1.0))   # Pr(Bin(n, p) >= m) = I_p(m, n - m + 1)
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #df645783
 def upper_tail_delta(t_u, # slack(s) on U_N^2, >= 0
                      n:int, # number of items N
                      upper2:float, # U_N^2
@@ -130,6 +141,7 @@ def upper_tail_delta(t_u, # slack(s) on U_N^2, >= 0
     _check_tail(tail, UPPER_TAILS, "upper_tail")
     return _upper_tail_fn(n, upper2, values, tail)(t_u)
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #c8e49e2d
 def lower_limit(lower:float, # L_N
                 n:int, # number of items N
                 delta:float=0.05, # failure probability
@@ -140,8 +152,27 @@ def lower_limit(lower:float, # L_N
     _check_tail(tail, LOWER_TAILS, "tail"); delta, n = check_delta(delta), _check_n(n)
     if tail == "hoeffding": return max(0.0, lower - hoeffding_slack(n, delta))
     m, _ = _check_count(count, n, lower)
-    return 0.0 if m == 0 else float(stats.beta.ppf(delta, m, n - m + 1))      # Clopper-Pearson: Pr_p(X >= m) = delta
+    return 0.0 if m == 0 else float(special.betaincinv(m, n - m + 1, delta))   # Clopper-Pearson: Pr_p(X >= m) = delta (the Beta(m, n-m+1) quantile)
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #c051194d
+def _bernstein_limit(upper2, n, delta, v, k):
+    "U_N^2 plus Maurer and Pontil's slack at level delta, capped at 1; the values as a histogram (v, k)."
+    L2 = np.log(2 / delta)
+    return min(1.0, upper2 + float(np.sqrt(2 * _sample_var(v, k, n) * L2 / n) + 7 * L2 / (3 * (n - 1))))
+
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #a5fc1218
+def _betting_limit(upper2, n, delta, v, k):
+    "U_N^2 + t at the slack t where the betting p-value has dropped to delta: a root of log p(t) - log delta."
+    p = _upper_tail_fn(n, upper2, v, "betting", counts=k)
+    f = lambda t: float(np.log(max(p(t)[0], 1e-300)) - np.log(delta))    # falls with t: the p-value is monotone
+    top = 1.0 - upper2 - 1e-12
+    if top <= 0 or f(0.0) <= 0: return float(upper2)
+    if f(top) > 0: return 1.0
+    t = optimize.brentq(f, 0.0, top, xtol=1e-12)
+    while f(t) > 0: t = min(top, t + 1e-12)                # the limit sits where the p-value has dropped to delta
+    return float(upper2 + t)
+
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #0b36f896
 def upper_limit(upper2:float, # U_N^2
                 n:int, # number of items N
                 delta:float=0.05, # failure probability
@@ -152,14 +183,5 @@ def upper_limit(upper2:float, # U_N^2
     _check_tail(tail, UPPER_TAILS, "tail"); delta, n = check_delta(delta), _check_n(n)
     if tail == "hoeffding": return min(1.0, upper2 + hoeffding_slack(n, delta))
     v, k = _check_values(values, n, upper2)
-    if tail == "bernstein":
-        L2 = np.log(2 / delta)
-        return min(1.0, upper2 + float(np.sqrt(2 * _sample_var(v, k, n) * L2 / n) + 7 * L2 / (3 * (n - 1))))
-    p = _upper_tail_fn(n, upper2, v, tail, counts=k)
-    f = lambda t: float(np.log(max(p(t)[0], 1e-300)) - np.log(delta))    # falls with t: the p-value is monotone
-    top = 1.0 - upper2 - 1e-12
-    if top <= 0 or f(0.0) <= 0: return float(upper2)
-    if f(top) > 0: return 1.0
-    t = optimize.brentq(f, 0.0, top, xtol=1e-12)
-    while f(t) > 0: t = min(top, t + 1e-12)                # the limit sits where the p-value has dropped to delta
-    return float(upper2 + t)
+    if tail == "bernstein": return _bernstein_limit(upper2, n, delta, v, k)
+    return _betting_limit(upper2, n, delta, v, k)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..data.annotations import Annotations, check_annotations
 
-# %% ../../nbs/certification/10_upper_bound.ipynb #2327e16b
+# %% ../../nbs/certification/10_upper_bound.ipynb #09e1b58b
 def _g(x): return "None" if x is None else f"{x:.6g}"
 
 @dataclass(frozen=True)
@@ -37,6 +37,7 @@ class Bound:
         "One-row DataFrame indexed by kind."
         return pd.DataFrame([asdict(self)]).set_index("kind")
 
+# %% ../../nbs/certification/10_upper_bound.ipynb #ac6d9b5a
 KINDS = ("empirical", "theoretical")
 EMPIRICAL_NOTE = ("U^(e) bounds the average annotator only if annotators are positively correlated (eq. 2) "
                   "and equally accurate; U^(t) (kind='theoretical') needs neither")
@@ -44,6 +45,7 @@ EMPIRICAL_NOTE = ("U^(e) bounds the average annotator only if annotators are pos
 def _check_kind(kind):
     if kind not in KINDS: raise ValueError(f"`kind` must be one of {list(KINDS)}, got {kind!r}.")
 
+# %% ../../nbs/certification/10_upper_bound.ipynb #8c2d020c
 def terms_from_counts(c, # items x classes counts, every item with two or more labels
                        kind, # 'empirical' or 'theoretical'
                       ):
@@ -53,6 +55,7 @@ def terms_from_counts(c, # items x classes counts, every item with two or more l
     if kind == "theoretical": return (c * c).sum(1) / (n * n)
     return (c * (c - 1)).sum(1) / (n * (n - 1))
 
+# %% ../../nbs/certification/10_upper_bound.ipynb #d61520c5
 def upper_terms(ann:Annotations, # the annotations (any form; counts suffice)
                 kind:str="theoretical", # 'theoretical' (eq. 3/34, self-pairs included; proved) or 'empirical' (eq. 4, distinct pairs)
                ) -> np.ndarray:
@@ -62,6 +65,7 @@ def upper_terms(ann:Annotations, # the annotations (any form; counts suffice)
     c = np.asarray(ann.counts)
     return terms_from_counts(c[c.sum(1) >= 2], kind)
 
+# %% ../../nbs/certification/10_upper_bound.ipynb #cca72099
 def upper_weights(ann:Annotations, # the annotations
                   weights="flat", # SPA weighting of the items (see the SPA notebook) or one weight per item
                  ) -> np.ndarray:
@@ -70,6 +74,7 @@ def upper_weights(ann:Annotations, # the annotations
     k = spa_weights(ann, weights)[np.asarray(ann.n_labels) >= 2]
     return k / k.sum()
 
+# %% ../../nbs/certification/10_upper_bound.ipynb #715dd005
 def upper_bound(ann:Annotations, # the annotations (any form; counts suffice; sparse is fine)
                 kind:str="theoretical", # 'theoretical' for U_N^(t) (eq. 34, proved without eq. 2) or 'empirical' for U_N^(e) (eq. 4)
                 weights="flat", # how items are weighted: an SPA weighting or one weight per item; 'flat' is the paper's mean

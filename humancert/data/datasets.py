@@ -41,6 +41,7 @@ class Dataset:
         preds = ", ".join(self.predictions)
         return f"Dataset(name={self.name!r}, annotations={self.annotations!r}, predictions=[{preds}])"
 
+# %% ../../nbs/data/02_datasets.ipynb #06e53283
 def data_path(file:str, # a file name in humancert's data folder, e.g. 'running_example.csv.gz'
              ):
     "Path (a `Traversable`) of a bundled data file."
@@ -52,6 +53,7 @@ def data_path(file:str, # a file name in humancert's data folder, e.g. 'running_
 def _read(file, **kw):
     with data_path(file).open("rb") as f: return pd.read_csv(f, compression="gzip", **kw)
 
+# %% ../../nbs/data/02_datasets.ipynb #dc78566e
 def _running_example():
     d = _read("running_example.csv.gz", index_col="item")
     ann = Annotations.from_wide(d.filter(like="e_"))
@@ -62,6 +64,7 @@ def _running_example():
                    "and 0.1 (20 %), 10 raters per item. Classifiers: a mock hard classifier, a calibrated soft one, and the "
                    "ideal one that outputs the item's true state.")
 
+# %% ../../nbs/data/02_datasets.ipynb #9b36c857
 def _personal_attacks():
     d = _read("personal_attacks.csv.gz", index_col="rev_id")
     counts = pd.DataFrame({"not attack": d["n_labels"] - d["n_labelled_attack"], "attack": d["n_labelled_attack"]})
@@ -71,6 +74,7 @@ def _personal_attacks():
                    "Wikipedia talk-page comments (Wulczyn et al. 2017) rated 'personal attack or not' by crowd workers; "
                    "counts only, no rater ids. Classifier: an ML model's probability of 'attack'.")
 
+# %% ../../nbs/data/02_datasets.ipynb #ceeaa287
 def _credbank():
     d = _read("credbank.csv.gz", index_col="event")
     counts = d[["-2", "-1", "0", "1", "2"]].set_axis([-2, -1, 0, 1, 2], axis=1)
@@ -79,6 +83,7 @@ def _credbank():
                    "inaccurate' to 2 'certainly accurate'. Classifier (Mitra et al. 2017): a predicted bucket for the share "
                    "of raters saying 'certainly accurate': 1 (> 90 %), 2 (80-90 %), 3 (60-80 %), 4 (< 60 %).")
 
+# %% ../../nbs/data/02_datasets.ipynb #79a12723
 def _guessthekarma():
     d = _read("guessthekarma.csv.gz", keep_default_na=False, dtype={"opinion": str, "guess": str, "pair": str})
     opinions = d.assign(opinion=d["opinion"].replace("", None))
@@ -92,6 +97,7 @@ def _guessthekarma():
                    "image A is the one reddit ranked higher, so the classifier 'higher net score' predicts A.",
                    {"guesses": guesses, "scores": scores})
 
+# %% ../../nbs/data/02_datasets.ipynb #55a131b7
 def _imagenet_real():
     d = _read("imagenet_real.csv.gz")
     item = d["image"].astype(str) + "/" + d["proposed"].astype(str)
@@ -103,6 +109,7 @@ def _imagenet_real():
                    "'does ImageNet class <proposed> fit validation image <image>?', each answered no, maybe or yes by 5 of 85 "
                    "raters (sparse). Items are 'image/proposed class'. No classifier.")
 
+# %% ../../nbs/data/02_datasets.ipynb #21eee8b7
 def _imagenet_real_golden():
     d = _read("imagenet_real_golden.csv.gz")
     d.index = pd.Index(d["image"].astype(str) + "/" + d["proposed"].astype(str), name="item")
@@ -116,6 +123,7 @@ def _imagenet_real_golden():
                    "known-oracle set: the expert majority serves as the oracle against which raters can be measured.",
                    {"experts": experts})
 
+# %% ../../nbs/data/02_datasets.ipynb #bd1131fe
 def _davidson():
     d = _read("davidson.csv.gz", index_col="tweet")
     classes = ["hate speech", "offensive language", "neither"]
@@ -127,6 +135,7 @@ def _davidson():
                    "majority class, 5-fold out-of-fold probabilities (benchmarks/davidson_model.py), written with 6 significant "
                    "digits and renormalised.")
 
+# %% ../../nbs/data/02_datasets.ipynb #fbeb4a47
 def _tweeteval():
     d = _read("tweeteval_annotated.csv.gz", index_col="id", dtype=str)
     d.index = d.index.astype(int)
@@ -137,6 +146,7 @@ def _tweeteval():
                    "emoji the author actually used is a real oracle, in extra['gold']. Codes only, no tweet text.",
                    {"gold": d["author"].rename("gold")})
 
+# %% ../../nbs/data/02_datasets.ipynb #12a9899f
 def _cebab():
     d = _read("cebab.csv.gz", dtype={"review": str, "original": str, "worker": str})
     ann = Annotations.from_long(d, item="review", annotator="worker", label="rating", labels=[1, 2, 3, 4, 5], level="ordinal")
@@ -150,6 +160,7 @@ def _cebab():
                    {"author": per["author"].astype("Int64").rename("author"), "original": per["original"].rename("original"),
                     "is_original": per["is_original"].astype(bool).rename("is_original")})
 
+# %% ../../nbs/data/02_datasets.ipynb #d9725abf
 def _dices():
     d = _read("dices.csv.gz", index_col="item")
     classes = ["Yes", "No", "Unsure"]
@@ -160,6 +171,7 @@ def _dices():
                    "The experts' gold label (Yes/No, safety_gold) is the classifier 'expert' and also extra['gold']. "
                    "Counts only, no conversation text.", {"gold": expert.rename("gold")})
 
+# %% ../../nbs/data/02_datasets.ipynb #504cb483
 _LOADERS = dict(zip(DATASETS, (_running_example, _personal_attacks, _credbank, _guessthekarma, _imagenet_real, _imagenet_real_golden,
                                _davidson, _tweeteval, _cebab, _dices)))
 

@@ -18,7 +18,7 @@ from fastcore.basics import patch
 
 from .annotations import Annotations, show_value
 
-# %% ../../nbs/data/04_imports.ipynb #c78f5902
+# %% ../../nbs/data/04_imports.ipynb #1e364d8f
 MULTI_CHOICE = ("error", "join")
 
 @dataclass(frozen=True)
@@ -30,26 +30,6 @@ class LabelStudioExport:
     from_name: str              # the control tag (question) that was read
     skipped: dict               # what was left out -> how many: cancelled annotations, empty results, tasks without labels
 
-    def model(self, version:str, # a model version, one of the columns of `predictions`
-             ) -> pd.Series:
-        "One model version's labels, indexed by task, refusing tasks it did not predict."
-        if version not in self.predictions.columns:
-            raise ValueError(f"`version`: no model version {version!r} in the export; its versions are {list(self.predictions.columns)!r}.")
-        p = self.predictions[version]
-        if p.isna().any():
-            raise ValueError(f"`version`: model {version!r} predicted {int(p.notna().sum())} of {len(p)} tasks (first without: "
-                             f"{show_value(p.index[p.isna()][0])}); keep the tasks it predicted with .restrict({version!r}), or re-run the model.")
-        return p.rename(version)
-    def restrict(self, version:str, # a model version, one of the columns of `predictions`
-                ) -> "LabelStudioExport":
-        "The export limited to the tasks that `version` predicted."
-        self.model(version) if version not in self.predictions.columns else None
-        keep = self.predictions.index[self.predictions[version].notna()]
-        long = self.annotations.to_long()
-        long = long[long["item"].isin(keep)]
-        ann = Annotations.from_long(long, "item", "annotator", "label", labels=list(self.annotations.classes), items=keep)
-        return LabelStudioExport(ann, self.predictions.loc[keep], self.scores.loc[keep], self.from_name,
-                                 {**self.skipped, f"tasks {version!r} did not predict": len(self.predictions) - len(keep)})
     def __repr__(self):
         left = ", ".join(f"{v} {k}" for k, v in self.skipped.items() if v) or "nothing"
         return (f"LabelStudioExport(from_name={self.from_name!r}, annotations={self.annotations!r}, "
@@ -58,6 +38,33 @@ class LabelStudioExport:
         "Per task: label counts by class, then each model version's prediction."
         return pd.concat([self.annotations.to_counts().add_prefix("n_"), self.predictions.add_prefix("model: ")], axis=1)
 
+# %% ../../nbs/data/04_imports.ipynb #26c74911
+@patch
+def model(self:LabelStudioExport, version:str, # a model version, one of the columns of `predictions`
+         ) -> pd.Series:
+    "One model version's labels, indexed by task, refusing tasks it did not predict."
+    if version not in self.predictions.columns:
+        raise ValueError(f"`version`: no model version {version!r} in the export; its versions are {list(self.predictions.columns)!r}.")
+    p = self.predictions[version]
+    if p.isna().any():
+        raise ValueError(f"`version`: model {version!r} predicted {int(p.notna().sum())} of {len(p)} tasks (first without: "
+                         f"{show_value(p.index[p.isna()][0])}); keep the tasks it predicted with .restrict({version!r}), or re-run the model.")
+    return p.rename(version)
+
+# %% ../../nbs/data/04_imports.ipynb #1d129ccb
+@patch
+def restrict(self:LabelStudioExport, version:str, # a model version, one of the columns of `predictions`
+            ) -> "LabelStudioExport":
+    "The export limited to the tasks that `version` predicted."
+    self.model(version) if version not in self.predictions.columns else None
+    keep = self.predictions.index[self.predictions[version].notna()]
+    long = self.annotations.to_long()
+    long = long[long["item"].isin(keep)]
+    ann = Annotations.from_long(long, "item", "annotator", "label", labels=list(self.annotations.classes), items=keep)
+    return LabelStudioExport(ann, self.predictions.loc[keep], self.scores.loc[keep], self.from_name,
+                             {**self.skipped, f"tasks {version!r} did not predict": len(self.predictions) - len(keep)})
+
+# %% ../../nbs/data/04_imports.ipynb #02ca0f5f
 def _load_export(src):
     "The list of tasks in a Label Studio export given as a path, a JSON string, or the parsed JSON."
     if isinstance(src, (str, Path)) and not (isinstance(src, str) and src.lstrip()[:1] in ("[", "{")):
@@ -78,6 +85,7 @@ def _load_export(src):
         raise ValueError(f"`src`: no task has `annotations` or `predictions`{hint}; export from Label Studio in the full JSON format.")
     return src
 
+# %% ../../nbs/data/04_imports.ipynb #12668e8b
 def _choices(result, from_name, where):
     "The choice(s) one result list gives for the control `from_name` ([] if it gives none)."
     if not isinstance(result, list):
@@ -93,6 +101,7 @@ def _choices(result, from_name, where):
         out += v["choices"]
     return out
 
+# %% ../../nbs/data/04_imports.ipynb #c7dec82d
 def _controls(tasks):
     "The control tags (from_name) that carry choices, in order of first appearance."
     seen = {}
@@ -102,7 +111,9 @@ def _controls(tasks):
                 if isinstance(r, dict) and r.get("type") == "choices": seen.setdefault(r.get("from_name"), None)
     return list(seen)
 
+# %% ../../nbs/data/04_imports.ipynb #3264774d
 def _annotator(a, where):
+    "The one annotator id of an annotation: `completed_by`, or its `id` (or `email`) when it is an object."
     who = a.get("completed_by")
     if isinstance(who, dict): who = who.get("id", who.get("email"))
     if who is None: raise ValueError(f"`src`: {where} has no `completed_by`; humancert needs to know who gave each label.")
@@ -112,11 +123,60 @@ def _annotator(a, where):
     return who
 
 def _choice_label(ch, multi_choice, where):
+    "The label of an answer: its one choice, or with multi_choice='join' the sorted choices joined by '|'."
     if len(ch) == 1: return ch[0]
     if multi_choice == "join": return "|".join(sorted(map(str, ch)))
     raise ValueError(f"`src`: {where} chose {ch!r}; one label per answer is needed. Pass multi_choice='join' to treat each "
                      "combination as a label, or analyse one choice at a time.")
 
+# %% ../../nbs/data/04_imports.ipynb #c2a71700
+def _pick_control(tasks, from_name):
+    "The Choices question to read: `from_name` if the export asks it, else the export's only one."
+    controls = _controls(tasks)
+    if from_name is None:
+        if not controls: raise ValueError("`src`: no result of type 'choices' in the export; humancert reads classification questions.")
+        if len(controls) > 1: raise ValueError(f"`from_name`: the export has several Choices questions {controls!r}; name the one to read.")
+        return controls[0]
+    if from_name not in controls: raise ValueError(f"`from_name`: no Choices question {from_name!r}; the export has {controls!r}.")
+    return from_name
+
+# %% ../../nbs/data/04_imports.ipynb #c2b9f15a
+def _task_answers(t, tid, from_name, multi_choice):
+    "One task's (task, annotator, label) rows, and how many of its annotations were cancelled and how many gave no answer."
+    rows, cancelled, empty = [], 0, 0
+    for a in t.get("annotations") or t.get("completions") or []:
+        where = f"task {tid!r}, annotation {a.get('id', '?')!r}"
+        if a.get("was_cancelled"): cancelled += 1; continue
+        ch = _choices([] if a.get("result") is None else a["result"], from_name, where)
+        if not ch: empty += 1; continue
+        rows.append((tid, _annotator(a, where), _choice_label(ch, multi_choice, where)))
+    return rows, cancelled, empty
+
+# %% ../../nbs/data/04_imports.ipynb #4d11a531
+def _task_predictions(t, tid, from_name, multi_choice):
+    "One task's predictions: model version -> (label, score), for the versions that answered `from_name`."
+    out = {}
+    for p in t.get("predictions") or []:
+        ver = str(p.get("model_version") or "unversioned")
+        ch = _choices(p.get("result") or [], from_name, f"task {tid!r}, prediction of model {ver!r}")
+        if ch: out[ver] = (_choice_label(ch, multi_choice, f"task {tid!r}, prediction of model {ver!r}"), p.get("score", np.nan))
+    return out
+
+# %% ../../nbs/data/04_imports.ipynb #f8862577
+def _prediction_tables(preds, scores, ids, classes):
+    "Tasks x model versions tables of predicted labels and of scores; labels outside `classes` are refused."
+    index = pd.Index(ids, name="task")
+    pred = pd.DataFrame({v: pd.Series(d, dtype=object) for v, d in preds.items()}, index=index, dtype=object)
+    if len(pred.columns):
+        vals = pred.to_numpy().ravel()
+        found = set(vals[~pd.isna(vals)]) - set(classes)
+        if found:
+            raise ValueError(f"`src`: model predictions use label(s) {sorted(map(str, found))[:5]} that no annotator gave; "
+                             f"pass labels= with every class (annotators gave {list(classes)!r}).")
+    sc = pd.DataFrame({v: pd.Series(d, dtype=float) for v, d in scores.items()}, index=index)
+    return pred, sc
+
+# %% ../../nbs/data/04_imports.ipynb #25b03449
 def read_label_studio(src, # a Label Studio JSON export: path, JSON string, or parsed list of tasks
                       from_name:str|None=None, # the Choices control to read; default the only one in the export
                       multi_choice:str="error", # an answer with several choices: 'error' or 'join' (the sorted combination is the label)
@@ -127,47 +187,27 @@ def read_label_studio(src, # a Label Studio JSON export: path, JSON string, or p
     "Annotations and per-model-version predictions from a Label Studio JSON export (a classification question)."
     if multi_choice not in MULTI_CHOICE: raise ValueError(f"`multi_choice` must be one of {list(MULTI_CHOICE)}, got {multi_choice!r}.")
     tasks = _load_export(src)
-    controls = _controls(tasks)
-    if from_name is None:
-        if not controls: raise ValueError("`src`: no result of type 'choices' in the export; humancert reads classification questions.")
-        if len(controls) > 1: raise ValueError(f"`from_name`: the export has several Choices questions {controls!r}; name the one to read.")
-        from_name = controls[0]
-    elif from_name not in controls: raise ValueError(f"`from_name`: no Choices question {from_name!r}; the export has {controls!r}.")
+    from_name = _pick_control(tasks, from_name)
     rows, preds, scores, ids = [], {}, {}, []
     skipped = {"cancelled annotations": 0, "annotations without an answer": 0, "tasks without any label": 0}
     for n, t in enumerate(tasks):
         tid = t.get("id", n)
         ids.append(tid)
-        got = 0
-        for a in t.get("annotations") or t.get("completions") or []:
-            where = f"task {tid!r}, annotation {a.get('id', '?')!r}"
-            if a.get("was_cancelled"): skipped["cancelled annotations"] += 1; continue
-            ch = _choices([] if a.get("result") is None else a["result"], from_name, where)
-            if not ch: skipped["annotations without an answer"] += 1; continue
-            rows.append((tid, _annotator(a, where), _choice_label(ch, multi_choice, where))); got += 1
-        skipped["tasks without any label"] += got == 0
-        for p in t.get("predictions") or []:
-            ver = str(p.get("model_version") or "unversioned")
-            ch = _choices(p.get("result") or [], from_name, f"task {tid!r}, prediction of model {ver!r}")
-            if ch:
-                preds.setdefault(ver, {})[tid] = _choice_label(ch, multi_choice, f"task {tid!r}, prediction of model {ver!r}")
-                scores.setdefault(ver, {})[tid] = p.get("score", np.nan)
+        got, cancelled, empty = _task_answers(t, tid, from_name, multi_choice)
+        rows += got
+        skipped["cancelled annotations"] += cancelled; skipped["annotations without an answer"] += empty
+        skipped["tasks without any label"] += len(got) == 0
+        for ver, (label, score) in _task_predictions(t, tid, from_name, multi_choice).items():
+            preds.setdefault(ver, {})[tid] = label; scores.setdefault(ver, {})[tid] = score
     if len(set(ids)) != len(ids): raise ValueError("`src`: task ids repeat; export each task once.")
     if not rows: raise ValueError(f"`src`: no submitted answer to {from_name!r} in the export (all cancelled or empty).")
     long = pd.DataFrame(rows, columns=["task", "annotator", "label"])
     ann = Annotations.from_long(long, item="task", annotator="annotator", label="label", labels=labels, items=ids, duplicates=duplicates,
                                 level=level)
-    index = pd.Index(ids, name="task")
-    pred = pd.DataFrame({v: pd.Series(d, dtype=object) for v, d in preds.items()}, index=index, dtype=object)
-    if len(pred.columns):
-        vals = pred.to_numpy().ravel()
-        found = set(vals[~pd.isna(vals)]) - set(ann.classes)
-        if found:
-            raise ValueError(f"`src`: model predictions use label(s) {sorted(map(str, found))[:5]} that no annotator gave; "
-                             f"pass labels= with every class (annotators gave {list(ann.classes)!r}).")
-    sc = pd.DataFrame({v: pd.Series(d, dtype=float) for v, d in scores.items()}, index=index)
+    pred, sc = _prediction_tables(preds, scores, ids, ann.classes)
     return LabelStudioExport(ann, pred, sc, from_name, skipped)
 
+# %% ../../nbs/data/04_imports.ipynb #dcc2821d
 @patch(cls_method=True)
 def from_label_studio(cls:Annotations, src, # a Label Studio JSON export: path, JSON string, or parsed list of tasks
                       from_name:str|None=None, # the Choices control to read; default the only one in the export
@@ -178,6 +218,7 @@ def from_label_studio(cls:Annotations, src, # a Label Studio JSON export: path, 
     "Annotations from a Label Studio JSON export; `read_label_studio` also gives the models' predictions."
     return read_label_studio(src, from_name, multi_choice, labels, level=level).annotations
 
+# %% ../../nbs/data/04_imports.ipynb #2601c05a
 CROWDKIT_COLUMNS = ("task", "worker", "label")
 
 @patch(cls_method=True)

@@ -34,12 +34,14 @@ def unique_rows(cols):
     rows, inv = np.unique(M, axis=0, return_inverse=True)
     return rows, inv.ravel()
 
+# %% ../../nbs/data/06_profiles.ipynb #ecb285a5
 def majority_codes(counts):
     "The class with more than half of the labels, per row; -1 where there is none (a tie, a split vote or no labels)."
     counts = np.asarray(counts)
     top = counts.argmax(1)
     return np.where(2 * counts[np.arange(len(counts)), top] > counts.sum(1), top, -1)
 
+# %% ../../nbs/data/06_profiles.ipynb #f0cf702d
 @dataclass(frozen=True, repr=False)
 class Profiles:
     "Items compressed to their distinct (class counts, model label) profiles, with how many items share each."
@@ -75,6 +77,7 @@ class Profiles:
         "Each item's profile with the items grouped by profile (profile 0's items first): the item order of the profile path."
         return np.repeat(np.arange(self.n_profiles), self.weight)
 
+# %% ../../nbs/data/06_profiles.ipynb #3b971653
 def _check_model_codes(model, P, C, arg="model"):
     m = np.asarray(model)
     if m.shape != (P,) or not np.issubdtype(m.dtype, np.integer) or (m < 0).any() or (m >= C).any():
@@ -82,6 +85,7 @@ def _check_model_codes(model, P, C, arg="model"):
                          f"{'shape ' + str(m.shape) if m.shape != (P,) else 'values outside 0..' + str(C - 1)}.")
     return m.astype(np.int64)
 
+# %% ../../nbs/data/06_profiles.ipynb #37b7ae53
 def profiles(ann:Annotations, # the human labels
              model=None, # the model's label per item (list, array or Series by item); None for the labels alone
             ) -> Profiles:
@@ -95,6 +99,19 @@ def profiles(ann:Annotations, # the human labels
     return Profiles(rows[:, :C].copy(), np.bincount(inv, minlength=len(rows)).astype(np.int64), ann.classes,
                     None if model is None else rows[:, C].copy(), inv)
 
+# %% ../../nbs/data/06_profiles.ipynb #2d2457fd
+def _histogram_arrays(counts, weight):
+    "The counts (P x C whole numbers >= 0) and weights (P whole numbers >= 1) of a histogram, as arrays, or the error."
+    c = np.asarray(counts)
+    if c.ndim != 2 or c.shape[0] == 0 or c.shape[1] == 0: raise ValueError(f"`counts` must be a non-empty 2-d table (profiles x classes), got shape {c.shape}.")
+    if not np.issubdtype(c.dtype, np.number) or not np.isfinite(c).all() or (c < 0).any() or (c != np.round(c)).any():
+        raise ValueError("`counts` must hold whole numbers >= 0 (labels per class).")
+    w = np.asarray(weight)
+    if w.shape != (len(c),) or not np.issubdtype(w.dtype, np.number) or (w < 1).any() or (w != np.round(w)).any():
+        raise ValueError(f"`weight` must hold one positive whole number (items) per profile ({len(c)}).")
+    return c, w
+
+# %% ../../nbs/data/06_profiles.ipynb #8ff6a4ac
 @patch(cls_method=True)
 def from_histogram(cls:Profiles, counts, # P x C label counts per profile (DataFrame columns = classes, or array)
                    weight, # items with each profile (positive integers)
@@ -103,13 +120,7 @@ def from_histogram(cls:Profiles, counts, # P x C label counts per profile (DataF
                   ) -> Profiles:
     "Profiles from a histogram that was computed elsewhere (a database, Spark): repeated profiles are merged."
     if isinstance(counts, pd.DataFrame) and classes is None: classes = list(counts.columns)
-    c = np.asarray(counts)
-    if c.ndim != 2 or c.shape[0] == 0 or c.shape[1] == 0: raise ValueError(f"`counts` must be a non-empty 2-d table (profiles x classes), got shape {c.shape}.")
-    if not np.issubdtype(c.dtype, np.number) or not np.isfinite(c).all() or (c < 0).any() or (c != np.round(c)).any():
-        raise ValueError("`counts` must hold whole numbers >= 0 (labels per class).")
-    w = np.asarray(weight)
-    if w.shape != (len(c),) or not np.issubdtype(w.dtype, np.number) or (w < 1).any() or (w != np.round(w)).any():
-        raise ValueError(f"`weight` must hold one positive whole number (items) per profile ({len(c)}).")
+    c, w = _histogram_arrays(counts, weight)
     classes = tuple(range(c.shape[1])) if classes is None else check_labels(classes)
     if len(classes) != c.shape[1]: raise ValueError(f"`classes` has {len(classes)} labels but `counts` has {c.shape[1]} columns.")
     cols = list(c.astype(np.int64).T)
@@ -122,6 +133,7 @@ def from_histogram(cls:Profiles, counts, # P x C label counts per profile (DataF
     return cls(rows[:, :C].copy(), np.bincount(inv, w.astype(np.int64), minlength=len(rows)).astype(np.int64), classes,
                None if model is None else rows[:, C].copy())
 
+# %% ../../nbs/data/06_profiles.ipynb #877c2fd0
 def _bootstrap_multiplicities(n_items, rng):
     "How often each item is drawn in one bootstrap sample of n_items items with replacement."
     return np.bincount(rng.integers(0, n_items, n_items), minlength=n_items)

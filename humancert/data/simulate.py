@@ -36,6 +36,7 @@ class Simulation:
         return (f"Simulation(n_items={len(self.oracle)}, n_annotators={len(self.accuracy)}, "
                 f"average_accuracy={self.average_accuracy:.6g}, hard_items={int(self.hard.sum())})")
 
+# %% ../../nbs/data/03_simulate.ipynb #dd0c5ffd
 def _check_prob(x, name, shape=None):
     a = np.atleast_1d(np.asarray(x, dtype=np.float64))
     if not np.isfinite(a).all() or (a < 0).any() or (a > 1).any():
@@ -47,6 +48,7 @@ def _check_sim_args(n_items, n_classes, rng):
     if not isinstance(n_classes, (int, np.integer)) or n_classes < 2: raise ValueError(f"`n_classes` must be an integer >= 2, got {n_classes!r}.")
     return np.random.default_rng(check_seed(rng))
 
+# %% ../../nbs/data/03_simulate.ipynb #c6569efd
 def noisy_labels(oracle:np.ndarray, # oracle class code per item
                  correct_prob:np.ndarray, # probability of the oracle label, per item (or one number)
                  n_classes:int, # number of classes C
@@ -58,6 +60,7 @@ def noisy_labels(oracle:np.ndarray, # oracle class code per item
     shift = rng.integers(1, n_classes, len(oracle))           # a uniformly chosen wrong class
     return np.where(right, oracle, (oracle + shift) % n_classes)
 
+# %% ../../nbs/data/03_simulate.ipynb #9189457c
 def simulate_oracle_labels(n_items:int, # number of items N
                            accuracy, # per-annotator accuracy on easy items (length K)
                            n_classes:int=2, # number of classes C

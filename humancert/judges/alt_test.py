@@ -13,9 +13,11 @@ __all__ = ['SCORES', 'TESTS', 'FAMILIES', 'AUTO_MIN_ITEMS', 'by_reject', 'consta
 from dataclasses import dataclass, field
 from typing import Callable
 
+from fastcore.basics import patch
+
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 from tqdm import tqdm
 
 from ..data.annotations import Annotations, check_annotations, as_item_aligned, bools_and_numbers
@@ -49,6 +51,7 @@ def constant_pvalue(n:np.ndarray, # items per test
     with np.errstate(divide="ignore"):
         return np.where(c < epsilon, ((1 - epsilon) / (1 - np.minimum(c, epsilon))) ** n, 1.0)
 
+# %% ../../nbs/judges/50_alt_test.ipynb #af8fab70
 def t_pvalues(n:np.ndarray, # items per test (>= 2)
               s1:np.ndarray, # sum of the differences d = W_h - W_f
               s2:np.ndarray, # sum of their squares
@@ -61,7 +64,7 @@ def t_pvalues(n:np.ndarray, # items per test (>= 2)
     const = (s2 == np.abs(s1)) & ((s2 == 0) | (s2 == n))             # d in {-1, 0, 1}: all 0, all +1 or all -1
     with np.errstate(divide="ignore", invalid="ignore"):
         t = (mean - epsilon) / np.sqrt(var / n)
-    p = stats.t.cdf(np.where(const, 0.0, t), n - 1)
+    p = special.stdtr(n - 1, np.where(const, 0.0, t))     # Student t CDF
     return np.where(const, constant_pvalue(n, mean, epsilon), p)
 
 # %% ../../nbs/judges/50_alt_test.ipynb #131abb62
@@ -71,12 +74,12 @@ def wilcoxon_pvalue(counts:tuple, # how many items have d = -1, 0, +1
     "Wilcoxon signed-rank p-value (scipy, zero differences dropped) of d - epsilon against 'less'; a constant sample gets `constant_pvalue`."
     x = np.repeat(np.array([-1.0, 0.0, 1.0]), counts)
     if np.count_nonzero(counts) == 1: return float(constant_pvalue(len(x), x[0], epsilon))
+    from scipy import stats                                            # only this test needs scipy.stats
     return float(stats.wilcoxon(x - epsilon, alternative="less", zero_method="wilcox").pvalue)
 
-# %% ../../nbs/judges/50_alt_test.ipynb #cfd706d5
-def _check_alt_args(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family):
-    "Validate alt_test's arguments; raise a TypeError/ValueError that names the argument."
-    check_annotations(ann, needs_annotators="the alternative annotator test (each annotator is compared with the others)")
+# %% ../../nbs/judges/50_alt_test.ipynb #c79bc0b9
+def _check_judge(judge):
+    "A TypeError/ValueError naming `judge` unless it is one judge (1-d labels) or a DataFrame of uniquely named judges."
     if not isinstance(judge, (pd.Series, pd.DataFrame, list, tuple, np.ndarray)):
         raise TypeError(f"`judge` must be a Series (one judge) or a DataFrame (one column per judge) of labels, one row per item, "
                         f"got {type(judge).__name__}.")
@@ -84,6 +87,12 @@ def _check_alt_args(ann, judge, epsilon, score, q, min_labels_per_item, min_item
         if judge.shape[1] == 0: raise ValueError("`judge` is a DataFrame with no columns; give one column per judge.")
         if not judge.columns.is_unique: raise ValueError(f"`judge` repeats column names {list(judge.columns[judge.columns.duplicated()])!r}; name each judge once.")
     elif np.ndim(judge) != 1: raise ValueError(f"`judge` must be 1-d (one label per item) or a DataFrame, got shape {np.shape(judge)}.")
+
+# %% ../../nbs/judges/50_alt_test.ipynb #cfd706d5
+def _check_alt_args(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family):
+    "Validate alt_test's arguments; raise a TypeError/ValueError that names the argument."
+    check_annotations(ann, needs_annotators="the alternative annotator test (each annotator is compared with the others)")
+    _check_judge(judge)
     for name, v, lo, hi in (("epsilon", epsilon, 0, 1), ("q", q, 0, 1)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
             raise TypeError(f"`{name}` must be a real number, got {type(v).__name__}.")
@@ -108,6 +117,7 @@ def _judge_matrix(ann:Annotations, # the human labels
     vals = as_item_aligned(ann, judge, "judge")
     return names, np.asarray(vals, dtype=object).reshape(ann.n_items, len(names))
 
+# %% ../../nbs/judges/50_alt_test.ipynb #66ade274
 def _is_number(v): return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
 
 def _numeric_judges(ann, jm, score):
@@ -121,6 +131,7 @@ def _numeric_judges(ann, jm, score):
     out[~miss] = jm[~miss].astype(float)
     return np.asarray(ann.classes, dtype=float), out
 
+# %% ../../nbs/judges/50_alt_test.ipynb #e6d084b6
 def _class_codes(ann, jm):
     "Items x judges int codes of the judges' labels: class code, n_classes for a label no annotator's class, -1 for missing."
     classes = pd.Index(list(ann.classes), dtype=object)
@@ -168,6 +179,7 @@ def rmse_differences(counts, item, label, values, jval):
         d[:, g] = np.sign((f - x) * (n_other * (f + x) - 2 * s_other))
     return d
 
+# %% ../../nbs/judges/50_alt_test.ipynb #0b29a3a8
 def mae_differences(counts, item, label, values, jval):
     "d = sign(SAE_f - SAE_h) under 'neg_mae': sums of absolute differences to the others, from per-item class counts."
     x = values[label]
@@ -186,6 +198,7 @@ def _finite_score(score, label, others):
         raise ValueError(f"`score` must return a finite number, got {v!r} for label {label!r} against others {list(others)!r}.")
     return float(v)
 
+# %% ../../nbs/judges/50_alt_test.ipynb #749effc6
 def callable_differences(ann, jm, score, valid_item):
     "d = W_h - W_f for a user score(label, others) -> float, one call per label and per (label, judge): a plain loop, slow."
     item, annot, label = ann.codes()
@@ -264,12 +277,15 @@ class AltTest:
         "Per-annotator table: items, rho_f (the judge's advantage probability), rho_h (the human's), test, p_value, rejected, tested."
         return self.table.copy()
 
-    def __repr__(self):
-        return (f"AltTest(judge={self.judge!r}: {'passed' if self.passed else 'not passed'}, winning rate "
-                f"{self.n_rejected}/{self.n_tested} = {_g(self.winning_rate)}, advantage probability {_g(self.advantage_probability)}; "
-                f"epsilon={_g(self.epsilon)}, q={_g(self.q)}, test={self.test!r}, score={self.score!r}, family={self.family!r}, "
-                f"n_items={self.n_items}, n_outside={self.n_outside})")
+# %% ../../nbs/judges/50_alt_test.ipynb #a6de0937
+@patch
+def __repr__(self:AltTest):
+    return (f"AltTest(judge={self.judge!r}: {'passed' if self.passed else 'not passed'}, winning rate "
+            f"{self.n_rejected}/{self.n_tested} = {_g(self.winning_rate)}, advantage probability {_g(self.advantage_probability)}; "
+            f"epsilon={_g(self.epsilon)}, q={_g(self.q)}, test={self.test!r}, score={self.score!r}, family={self.family!r}, "
+            f"n_items={self.n_items}, n_outside={self.n_outside})")
 
+# %% ../../nbs/judges/50_alt_test.ipynb #9867077b
 @dataclass(frozen=True, repr=False)
 class AltTests:
     "Alternative annotator tests of several judges against the same human panel, one `AltTest` per judge."
@@ -280,19 +296,72 @@ class AltTests:
     def __iter__(self): return iter(self.results.values())
     def __len__(self): return len(self.results)
 
-    def to_frame(self) -> pd.DataFrame:
-        "One row per judge: passed, winning_rate, advantage_probability, n_rejected, n_tested, n_items, n_outside."
-        cols = ["passed", "winning_rate", "advantage_probability", "n_rejected", "n_tested", "n_items", "n_outside"]
-        return pd.DataFrame([[getattr(r, c) for c in cols] for r in self], columns=cols,
-                            index=pd.Index(list(self.results), name="judge"))
+# %% ../../nbs/judges/50_alt_test.ipynb #30a3b9ea
+@patch
+def to_frame(self:AltTests) -> pd.DataFrame:
+    "One row per judge: passed, winning_rate, advantage_probability, n_rejected, n_tested, n_items, n_outside."
+    cols = ["passed", "winning_rate", "advantage_probability", "n_rejected", "n_tested", "n_items", "n_outside"]
+    return pd.DataFrame([[getattr(r, c) for c in cols] for r in self], columns=cols,
+                        index=pd.Index(list(self.results), name="judge"))
 
-    def __repr__(self):
-        r0 = next(iter(self))
-        head = (f"AltTests({len(self)} judges, family={self.family!r}, epsilon={_g(r0.epsilon)}, q={_g(r0.q)}, "
-                f"test={r0.test!r}, score={r0.score!r})")
-        rows = [f"  {r.judge!r}: {'passed' if r.passed else 'not passed'}, winning rate {r.n_rejected}/{r.n_tested}, "
-                f"advantage probability {_g(r.advantage_probability)}, n_items={r.n_items}, n_outside={r.n_outside}" for r in self]
-        return "\n".join([head] + rows)
+# %% ../../nbs/judges/50_alt_test.ipynb #c402ec27
+@patch
+def __repr__(self:AltTests):
+    r0 = next(iter(self))
+    head = (f"AltTests({len(self)} judges, family={self.family!r}, epsilon={_g(r0.epsilon)}, q={_g(r0.q)}, "
+            f"test={r0.test!r}, score={r0.score!r})")
+    rows = [f"  {r.judge!r}: {'passed' if r.passed else 'not passed'}, winning rate {r.n_rejected}/{r.n_tested}, "
+            f"advantage probability {_g(r.advantage_probability)}, n_items={r.n_items}, n_outside={r.n_outside}" for r in self]
+    return "\n".join([head] + rows)
+
+# %% ../../nbs/judges/50_alt_test.ipynb #72105db9
+def _differences(ann, jm, score, enough, counts, item, label):
+    "d = W_h - W_f (labels x judges) under `score`, which items each judge labelled, and which of those labels lie outside the classes."
+    if score == "accuracy":
+        jc = _class_codes(ann, jm)                                   # -1 missing, n_classes outside the classes
+        present, outside = jc >= 0, jc == ann.n_classes
+        d = accuracy_differences(counts, item, label, jc)
+    elif callable(score):
+        present = ~pd.isna(jm)
+        d = callable_differences(ann, jm, score, enough & present.any(axis=1))
+        outside = present & ~np.isin(jm, np.asarray(ann.classes, dtype=object))
+    else:
+        values, jv = _numeric_judges(ann, jm, score)
+        present = ~np.isnan(jv)
+        outside = present & ~np.isin(jv, values)
+        d = (rmse_differences if score == "neg_rmse" else mae_differences)(counts, item, label, values, np.nan_to_num(jv))
+    return d, present, outside
+
+# %% ../../nbs/judges/50_alt_test.ipynb #be558158
+def _check_tested(t, tested, names, min_labels_per_item, min_items_per_annotator):
+    "A ValueError naming the first judge for which no annotator has min_items_per_annotator kept items: an error, not an empty verdict."
+    for g, name in enumerate(names):
+        if not tested[:, g].any():
+            raise ValueError(f"judge {name!r}: no annotator has min_items_per_annotator={min_items_per_annotator} kept items (items with "
+                             f">= {min_labels_per_item} human labels and a judge label); the most is {int(t['n'][:, g].max())}. "
+                             "Lower `min_items_per_annotator` or label more items.")
+
+# %% ../../nbs/judges/50_alt_test.ipynb #2faa3136
+def _by_rejections(p, tested, q, family):
+    "Which tested nulls BY rejects (A4): one family per judge (the paper), or one over every judge x annotator p-value."
+    rejected = np.zeros(p.shape, dtype=bool)
+    if family == "all": rejected[tested] = by_reject(p[tested], q)
+    else:
+        for g in range(p.shape[1]): rejected[tested[:, g], g] = by_reject(p[tested[:, g], g], q)
+    return rejected
+
+# %% ../../nbs/judges/50_alt_test.ipynb #f914b01c
+def _annotator_table(ann, t, g, tested, used, p, rejected):
+    "Judge g's per-annotator table (A2: rho_f, rho_h; the test, p-value and verdict where tested), on the annotators with a kept item; and rho_f."
+    n = t["n"][:, g]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho_f, rho_h = t["wf"][:, g] / n, t["wh"][:, g] / n
+    tg = tested[:, g]
+    table = pd.DataFrame({"items": n, "rho_f": rho_f, "rho_h": rho_h, "test": np.where(tg, used[:, g], ""),
+                          "p_value": np.where(tg, p[:, g], np.nan), "rejected": rejected[:, g] & tg, "tested": tg},
+                         index=pd.Index(ann.annotators, name="annotator"))
+    table = table[n > 0]
+    return table, rho_f
 
 # %% ../../nbs/judges/50_alt_test.ipynb #a839a2a2
 def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or from_long)
@@ -311,43 +380,18 @@ def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or fr
     item, annot, label = ann.codes()
     counts = np.asarray(ann.counts)
     enough = ann.n_labels >= min_labels_per_item
-    if score == "accuracy":
-        jc = _class_codes(ann, jm)                                   # -1 missing, n_classes outside the classes
-        present, outside = jc >= 0, jc == ann.n_classes
-        d = accuracy_differences(counts, item, label, jc)
-    elif callable(score):
-        present = ~pd.isna(jm)
-        d = callable_differences(ann, jm, score, enough & present.any(axis=1))
-        outside = present & ~np.isin(jm, np.asarray(ann.classes, dtype=object))
-    else:
-        values, jv = _numeric_judges(ann, jm, score)
-        present = ~np.isnan(jv)
-        outside = present & ~np.isin(jv, values)
-        d = (rmse_differences if score == "neg_rmse" else mae_differences)(counts, item, label, values, np.nan_to_num(jv))
+    d, present, outside = _differences(ann, jm, score, enough, counts, item, label)
     keep_item = enough[:, None] & present                            # items x judges
     t = tally(annot, d, keep_item, item, ann.n_annotators)
     tested = t["n"] >= min_items_per_annotator
-    for g, name in enumerate(names):
-        if not tested[:, g].any():
-            raise ValueError(f"judge {name!r}: no annotator has min_items_per_annotator={min_items_per_annotator} kept items (items with "
-                             f">= {min_labels_per_item} human labels and a judge label); the most is {int(t['n'][:, g].max())}. "
-                             "Lower `min_items_per_annotator` or label more items.")
+    _check_tested(t, tested, names, min_labels_per_item, min_items_per_annotator)
     p, used = annotator_pvalues(t, epsilon, test)
-    rejected = np.zeros(p.shape, dtype=bool)
-    if family == "all": rejected[tested] = by_reject(p[tested], q)
-    else:
-        for g in range(len(names)): rejected[tested[:, g], g] = by_reject(p[tested[:, g], g], q)
+    rejected = _by_rejections(p, tested, q, family)
     sname = score if isinstance(score, str) else getattr(score, "__name__", type(score).__name__)
     out = {}
     for g, name in enumerate(names):
-        n = t["n"][:, g]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rho_f, rho_h = t["wf"][:, g] / n, t["wh"][:, g] / n
+        table, rho_f = _annotator_table(ann, t, g, tested, used, p, rejected)
         tg = tested[:, g]
-        table = pd.DataFrame({"items": n, "rho_f": rho_f, "rho_h": rho_h, "test": np.where(tg, used[:, g], ""),
-                              "p_value": np.where(tg, p[:, g], np.nan), "rejected": rejected[:, g] & tg, "tested": tg},
-                             index=pd.Index(ann.annotators, name="annotator"))
-        table = table[n > 0]
         win = float(rejected[tg, g].sum() / tg.sum())
         out[name] = AltTest(name, bool(win >= 0.5), win, float(rho_f[tg].mean()), float(epsilon), float(q), test, sname, family,
                             int(keep_item[:, g].sum()), int((outside[:, g] & keep_item[:, g]).sum()), int(tg.sum()),

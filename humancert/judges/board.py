@@ -11,6 +11,8 @@ __all__ = ['item_agreements', 'JudgeBoard', 'compare_judges']
 import sys
 from dataclasses import dataclass, field
 
+from fastcore.basics import patch
+
 import numpy as np
 import pandas as pd
 
@@ -52,10 +54,9 @@ def _take(ann:Annotations, # the human labels
     return Annotations(items=items, classes=ann.classes, counts=counts, annotators=ann.annotators, level=ann.level,
                        item=np.repeat(np.arange(len(idx)), lens), annotator=annot[rows], label=label[rows])
 
-# %% ../../nbs/judges/51_judges.ipynb #29b8c4ee
-def _check_judges(ann, judges, epsilon, n_bootstrap, seed):
-    "The judges as an items x judges object frame aligned to `ann`; a TypeError/ValueError naming the argument otherwise."
-    check_annotations(ann)
+# %% ../../nbs/judges/51_judges.ipynb #0ed811d8
+def _judge_frame(ann, judges):
+    "The judges as an items x judges object frame aligned to the items of `ann`, one named column per judge, none of them empty."
     if isinstance(judges, pd.Series): judges = judges.to_frame("judge" if judges.name is None else judges.name)
     if not isinstance(judges, pd.DataFrame):
         raise TypeError(f"`judges` must be a DataFrame with one column of labels per judge (or a Series for one judge), "
@@ -66,6 +67,13 @@ def _check_judges(ann, judges, epsilon, n_bootstrap, seed):
     frame = pd.DataFrame(np.asarray(as_item_aligned(ann, judges, "judges"), dtype=object), index=ann.items, columns=names)
     empty = [c for c in names if frame[c].isna().all()]
     if empty: raise ValueError(f"`judges`: column(s) {empty!r} hold no label; drop them or fill in the judge's labels.")
+    return frame
+
+# %% ../../nbs/judges/51_judges.ipynb #29b8c4ee
+def _check_judges(ann, judges, epsilon, n_bootstrap, seed):
+    "The judges as an items x judges object frame aligned to `ann`; a TypeError/ValueError naming the argument otherwise."
+    check_annotations(ann)
+    frame = _judge_frame(ann, judges)
     if epsilon is not None and (isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.integer, np.floating))):
         raise TypeError(f"`epsilon` must be a number in [0, 1) for the alternative annotator test, or None to skip it; got {epsilon!r}.")
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
@@ -84,6 +92,7 @@ def _interval(samples:np.ndarray, # bootstrap values (NaN: a resample where the 
 def _f(v, d=4): return "n/a" if v is None or v != v else f"{v:.{d}f}"
 def _iv(lo, hi, d=2): return "" if lo != lo else f" [{lo:.{d}f}, {hi:.{d}f}]"
 
+# %% ../../nbs/judges/51_judges.ipynb #ba1817c3
 @dataclass(frozen=True, repr=False)
 class JudgeBoard:
     "Several judges against one human panel: agreement, alternative annotator test, certificate and survey equivalence of each."
@@ -99,21 +108,44 @@ class JudgeBoard:
         "One row per judge, best first: every number of the board."
         return self.table.copy()
 
-    def __repr__(self):
-        p = self.parameters
-        alt = "" if self.alt is None else f"epsilon={_f(p['epsilon'], 3)}, q={_f(p['q'], 3)}, "
-        boot = f"{p['n_bootstrap']} bootstraps" if p["n_bootstrap"] else "no bootstrap"
-        lines = [f"JudgeBoard({len(self.table)} judge(s) ranked by {self.ranked_by}; {alt}delta={_f(p['delta'], 3)}, {boot}, seed={p['seed']})"]
-        for rank, (name, r) in enumerate(self.table.iterrows(), 1):
-            s = (f"  {rank}. {name!r} on {r['items']} items: agreement {_f(r['agreement'])}{_iv(r['agreement lo'], r['agreement hi'])} "
-                 f"vs humans {_f(r['humans'])}{_iv(r['humans lo'], r['humans hi'])}")
-            if self.alt is not None:
-                s += (f"; alt-test {'passed' if r['alt-test passed'] else 'not passed'} ({_f(r['winning rate'], 2)}), advantage "
-                      f"probability {_f(r['advantage probability'])}{_iv(r['advantage lo'], r['advantage hi'])}")
-            s += f"; {'certified' if r['certified'] else 'not certified'} (S={_f(r['S'])}); SEQ {r['SEQ bound']} {_f(r['SEQ'], 2)}{_iv(r['SEQ lo'], r['SEQ hi'])}"
-            if r["outside"]: s += f"; {r['outside']} label(s) outside the classes"
-            lines.append(s)
-        return "\n".join(lines + [")"])
+# %% ../../nbs/judges/51_judges.ipynb #8495ec38
+def _board_line(rank, name, r, with_alt):
+    "One judge's line of the board's repr: agreement beside the humans', the alt-test (`with_alt`), the certificate and the survey equivalence."
+    s = (f"  {rank}. {name!r} on {r['items']} items: agreement {_f(r['agreement'])}{_iv(r['agreement lo'], r['agreement hi'])} "
+         f"vs humans {_f(r['humans'])}{_iv(r['humans lo'], r['humans hi'])}")
+    if with_alt:
+        s += (f"; alt-test {'passed' if r['alt-test passed'] else 'not passed'} ({_f(r['winning rate'], 2)}), advantage "
+              f"probability {_f(r['advantage probability'])}{_iv(r['advantage lo'], r['advantage hi'])}")
+    s += f"; {'certified' if r['certified'] else 'not certified'} (S={_f(r['S'])}); SEQ {r['SEQ bound']} {_f(r['SEQ'], 2)}{_iv(r['SEQ lo'], r['SEQ hi'])}"
+    if r["outside"]: s += f"; {r['outside']} label(s) outside the classes"
+    return s
+
+# %% ../../nbs/judges/51_judges.ipynb #8ae6b99d
+@patch
+def __repr__(self:JudgeBoard):
+    p = self.parameters
+    alt = "" if self.alt is None else f"epsilon={_f(p['epsilon'], 3)}, q={_f(p['q'], 3)}, "
+    boot = f"{p['n_bootstrap']} bootstraps" if p["n_bootstrap"] else "no bootstrap"
+    lines = [f"JudgeBoard({len(self.table)} judge(s) ranked by {self.ranked_by}; {alt}delta={_f(p['delta'], 3)}, {boot}, seed={p['seed']})"]
+    lines += [_board_line(rank, name, r, self.alt is not None) for rank, (name, r) in enumerate(self.table.iterrows(), 1)]
+    return "\n".join(lines + [")"])
+
+# %% ../../nbs/judges/51_judges.ipynb #3a20277b
+def _plot_advantage(ax, t, y, err, epsilon):
+    "The advantage probability of each judge with its interval, and the line at 1/2."
+    v = t["advantage probability"].to_numpy(float)
+    ax.errorbar(v, y, xerr=err(v, t["advantage lo"].to_numpy(float), t["advantage hi"].to_numpy(float)), fmt="o", color="C0", capsize=3)
+    ax.axvline(0.5, color="grey", lw=0.8, ls=":")
+    ax.set(xlabel="advantage probability (alt-test)", title=f"epsilon = {epsilon:g}")
+
+# %% ../../nbs/judges/51_judges.ipynb #154bde6f
+def _plot_agreement(ax, t, y, err):
+    "Eq. J1 per judge: its agreement with the humans beside the humans' with each other, with their intervals."
+    for col, lab, c, dy in (("agreement", "judge with the humans", "C1", 0.12), ("humans", "humans with each other", "C2", -0.12)):
+        v = t[col].to_numpy(float)
+        ax.errorbar(v, y + dy, xerr=err(v, t[f"{col} lo"].to_numpy(float), t[f"{col} hi"].to_numpy(float)), fmt="o", color=c,
+                    capsize=3, label=lab, mfc="white" if col == "humans" else c)
+    ax.set(xlabel="agreement (eq. J1)")
 
 # %% ../../nbs/judges/51_judges.ipynb #d02dd170
 def _plot_board(self:JudgeBoard, axes=None):
@@ -126,18 +158,9 @@ def _plot_board(self:JudgeBoard, axes=None):
     if own: fig, axes = plt.subplots(1, panels, figsize=(4.2 * panels + 1, 0.5 * len(t) + 2), sharey=True, squeeze=False, layout="constrained")
     axes = np.ravel(axes)
     err = lambda v, lo, hi: None if np.isnan(lo).all() else np.vstack([v - lo, hi - v])
-    if self.alt is not None:
-        ax = axes[0]
-        v = t["advantage probability"].to_numpy(float)
-        ax.errorbar(v, y, xerr=err(v, t["advantage lo"].to_numpy(float), t["advantage hi"].to_numpy(float)), fmt="o", color="C0", capsize=3)
-        ax.axvline(0.5, color="grey", lw=0.8, ls=":")
-        ax.set(xlabel="advantage probability (alt-test)", title=f"epsilon = {self.parameters['epsilon']:g}")
+    if self.alt is not None: _plot_advantage(axes[0], t, y, err, self.parameters['epsilon'])
     ax = axes[-1]
-    for col, lab, c, dy in (("agreement", "judge with the humans", "C1", 0.12), ("humans", "humans with each other", "C2", -0.12)):
-        v = t[col].to_numpy(float)
-        ax.errorbar(v, y + dy, xerr=err(v, t[f"{col} lo"].to_numpy(float), t[f"{col} hi"].to_numpy(float)), fmt="o", color=c,
-                    capsize=3, label=lab, mfc="white" if col == "humans" else c)
-    ax.set(xlabel="agreement (eq. J1)")
+    _plot_agreement(ax, t, y, err)
     if own: fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
     else: ax.legend(fontsize=8)
     axes[0].set_yticks(y, [str(n) for n in t.index])
@@ -145,6 +168,39 @@ def _plot_board(self:JudgeBoard, axes=None):
     return axes
 
 JudgeBoard.plot = _plot_board
+
+# %% ../../nbs/judges/51_judges.ipynb #5eedd65f
+def _judge_terms(ann, frame, g, counts, delta, seed, n_bootstrap, max_k):
+    "Judge g on the items it labelled: the per-item terms of eq. J1, its certificate, its survey equivalence, and its item counts."
+    has = frame[g].notna().to_numpy()
+    sub = ann if has.all() else _take(ann, np.flatnonzero(has), ann.items[has])
+    lab = frame[g].to_numpy()[has]
+    codes = np.full(ann.n_items, -1); codes[has] = hard_predictions(sub, lab, f"judges[{g!r}]", outside=True)
+    xj, xh, keep = item_agreements(counts, np.where(has, codes, 0))
+    cert = certify(sub, lab, delta=delta, seed=seed)
+    seq = survey_equivalence(lab, sub, "plurality", "agreement", n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
+    return (xj, xh, keep & has), cert, seq, {"items": int(has.sum()), "outside": int((codes[has] >= ann.n_classes).sum())}
+
+# %% ../../nbs/judges/51_judges.ipynb #ef086481
+def _board_row(row, terms, boot, a, c, e):
+    "One judge's row: its counts, eq. J1 with intervals, the alt-test result `a` (None: not run), the certificate `c` and the equivalence `e`."
+    xj, xh, k = terms
+    r = dict(row)
+    r |= {"agreement": float(xj[k].mean()), "agreement lo": boot[0][0], "agreement hi": boot[0][1],
+          "humans": float(xh[k].mean()), "humans lo": boot[1][0], "humans hi": boot[1][1]}
+    if a is not None:
+        r |= {"alt-test passed": a.passed, "winning rate": a.winning_rate, "advantage probability": a.advantage_probability,
+              "advantage lo": boot[2][0], "advantage hi": boot[2][1]}
+    r |= {"certified": c.certified, "S": c.score, "L_N": c.lower, "U_N": c.upper,
+          "SEQ": e.value, "SEQ bound": e.bound, "SEQ lo": e.interval[0], "SEQ hi": e.interval[1]}
+    return r
+
+# %% ../../nbs/judges/51_judges.ipynb #e5aa80f6
+def _rank_table(rows, by):
+    "The board's table, one row per judge, best first by the column `by` (ties keep the judges' order)."
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "judge"
+    return table.iloc[np.argsort(-table[by].to_numpy(float), kind="stable")]
 
 # %% ../../nbs/judges/51_judges.ipynb #56001650
 def compare_judges(ann:Annotations, # the human labels (annotator ids are needed for the alternative annotator test)
@@ -168,36 +224,24 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     alt_args = dict(epsilon=epsilon, score=score, q=q, min_items_per_annotator=min_items_per_annotator, family=family)
     alt = alt_test(ann, frame, **alt_args) if run_alt else None
     terms, rows, certs, seqs = {}, {}, {}, {}
-    for g in names:
-        has = frame[g].notna().to_numpy()
-        sub = ann if has.all() else _take(ann, np.flatnonzero(has), ann.items[has])
-        lab = frame[g].to_numpy()[has]
-        codes = np.full(ann.n_items, -1); codes[has] = hard_predictions(sub, lab, f"judges[{g!r}]", outside=True)
-        xj, xh, keep = item_agreements(counts, np.where(has, codes, 0))
-        terms[g] = (xj, xh, keep & has)
-        certs[g] = certify(sub, lab, delta=delta, seed=seed)
-        seqs[g] = survey_equivalence(lab, sub, "plurality", "agreement", n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
-        rows[g] = {"items": int(has.sum()), "outside": int((codes[has] >= ann.n_classes).sum())}
+    for g in names: terms[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, counts, delta, seed, n_bootstrap, max_k)
     boot = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes)
-    for g in names:
-        xj, xh, k = terms[g]
-        r = rows[g]
-        r |= {"agreement": float(xj[k].mean()), "agreement lo": boot[g][0][0], "agreement hi": boot[g][0][1],
-              "humans": float(xh[k].mean()), "humans lo": boot[g][1][0], "humans hi": boot[g][1][1]}
-        if run_alt:
-            a = alt[g]
-            r |= {"alt-test passed": a.passed, "winning rate": a.winning_rate, "advantage probability": a.advantage_probability,
-                  "advantage lo": boot[g][2][0], "advantage hi": boot[g][2][1]}
-        c, e = certs[g], seqs[g]
-        r |= {"certified": c.certified, "S": c.score, "L_N": c.lower, "U_N": c.upper,
-              "SEQ": e.value, "SEQ bound": e.bound, "SEQ lo": e.interval[0], "SEQ hi": e.interval[1]}
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.name = "judge"
+    rows = {g: _board_row(rows[g], terms[g], boot[g], alt[g] if run_alt else None, certs[g], seqs[g]) for g in names}
     by = "advantage probability" if run_alt else "agreement"
-    table = table.iloc[np.argsort(-table[by].to_numpy(float), kind="stable")]
+    table = _rank_table(rows, by)
     params = dict(epsilon=epsilon, score=score if isinstance(score, str) else getattr(score, "__name__", "callable"), q=q,
                   family=family, delta=delta, n_bootstrap=int(n_bootstrap), seed=seed, max_k=max_k)
     return JudgeBoard(table, by, params, alt, certs, seqs, tuple(notes))
+
+# %% ../../nbs/judges/51_judges.ipynb #8e156ded
+def _weighted_agreements(m, terms, names):
+    "Eq. J1 on one resample, per judge: a_J and a_H as means weighted by how often each item was drawn (NaN: no kept item drawn)."
+    out = np.full((len(names), 2), np.nan)
+    for g, name in enumerate(names):
+        xj, xh, k = terms[name]
+        w = m * k
+        if w.sum() > 0: out[g] = (w @ xj / w.sum(), w @ xh / w.sum())
+    return out
 
 # %% ../../nbs/judges/51_judges.ipynb #94caebc0
 def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes):
@@ -210,10 +254,7 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes):
     for b in tqdm(range(n_bootstrap), desc="compare_judges bootstrap", disable=not progress, file=sys.stderr):
         idx = rng.integers(0, I, I)
         m = np.bincount(idx, minlength=I).astype(np.float64)
-        for g, name in enumerate(names):
-            xj, xh, k = terms[name]
-            w = m * k
-            if w.sum() > 0: out[b, g, :2] = (w @ xj / w.sum(), w @ xh / w.sum())
+        out[b, :, :2] = _weighted_agreements(m, terms, names)
         if alt_args is None: continue
         try: res = alt_test(_take(ann, idx), frame.iloc[idx].set_axis(pd.RangeIndex(I)), **alt_args)
         except ValueError: failed += 1; continue                    # no annotator with enough items in this resample

@@ -15,6 +15,7 @@ import sys
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -27,9 +28,8 @@ from ..data.datasets import DATASETS
 from .reporting import make_report, report_from_table, dataset_case, _check_out
 from .reporting import add_gold
 from ..data.datasets import load
-from ..data.tables import lazy_table, connect_engine
 
-# %% ../../nbs/report/90_cli.ipynb #dec4c859
+# %% ../../nbs/report/90_cli.ipynb #522afac9
 FORMATS = ("wide", "long", "counts", "label-studio")
 
 def _read_glob(path, flag):
@@ -43,6 +43,27 @@ def _read_glob(path, flag):
         raise ValueError(f"{flag}: the glob {str(path)!r} could not be read ({str(e).splitlines()[0][:200]}); check the pattern.") from None
     raise ValueError(f"{flag}: a glob must end in .parquet or .csv (e.g. 'labels/*.parquet'), got {str(path)!r}.")
 
+# %% ../../nbs/report/90_cli.ipynb #08ef86c8
+def _csv_as_text_labels(p, sep):
+    "A CSV as pandas reads it, except that only empty cells are missing ('None', 'NA' are labels) and true/false columns stay text, as --out-of-core reads them."
+    df = pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""])
+    bools = [c for c in df.columns if pd.api.types.is_bool_dtype(df[c]) or
+             (df[c].dtype == object and any(isinstance(v, bool) for v in df[c].unique()))]
+    return pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""], dtype={c: str for c in bools}) if bools else df
+
+def _check_header(names, p, flag):
+    "A CSV header with a name for every column but the first (an index may be unnamed), each name once."
+    names = [str(h).strip() for h in names]
+    empty = [j + 1 for j, h in enumerate(names) if not h and j > 0]
+    if empty:
+        raise ValueError(f"{flag}: column {empty[0]} of {str(p)!r} has no name in the header; name every column (only the first, "
+                         "if it holds item ids, may be left blank).")
+    dup = sorted({h for h in names if h and names.count(h) > 1})
+    if dup:
+        raise ValueError(f"{flag}: the header of {str(p)!r} names {dup[0]!r} more than once; each column needs its own name "
+                         f"(read as they are, the repeats would become separate annotators '{dup[0]}' and '{dup[0]}.1').")
+
+# %% ../../nbs/report/90_cli.ipynb #bbbe4bb9
 def _read_table(path, flag="INPUT"):
     "DataFrame from a CSV/TSV (optionally compressed) or Parquet file, or a glob of them, with errors that name the option (`flag`)."
     p = Path(path)
@@ -65,25 +86,7 @@ def _read_table(path, flag="INPUT"):
     except Exception as e:
         raise ValueError(f"{flag}: {str(p)!r} could not be read as {kind[1:].upper()} ({type(e).__name__}); check the file's format.") from None
 
-def _csv_as_text_labels(p, sep):
-    "A CSV as pandas reads it, except that only empty cells are missing ('None', 'NA' are labels) and true/false columns stay text, as --out-of-core reads them."
-    df = pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""])
-    bools = [c for c in df.columns if pd.api.types.is_bool_dtype(df[c]) or
-             (df[c].dtype == object and any(isinstance(v, bool) for v in df[c].unique()))]
-    return pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""], dtype={c: str for c in bools}) if bools else df
-
-def _check_header(names, p, flag):
-    "A CSV header with a name for every column but the first (an index may be unnamed), each name once."
-    names = [str(h).strip() for h in names]
-    empty = [j + 1 for j, h in enumerate(names) if not h and j > 0]
-    if empty:
-        raise ValueError(f"{flag}: column {empty[0]} of {str(p)!r} has no name in the header; name every column (only the first, "
-                         "if it holds item ids, may be left blank).")
-    dup = sorted({h for h in names if h and names.count(h) > 1})
-    if dup:
-        raise ValueError(f"{flag}: the header of {str(p)!r} names {dup[0]!r} more than once; each column needs its own name "
-                         f"(read as they are, the repeats would become separate annotators '{dup[0]}' and '{dup[0]}.1').")
-
+# %% ../../nbs/report/90_cli.ipynb #e1516d20
 ID_NAMES = ("item", "id", "item_id", "itemid", "task", "task_id", "taskid")   # first-column names read as item ids
 
 def _blank_index(df):
@@ -92,6 +95,12 @@ def _blank_index(df):
     low = first.strip().lower()
     return df.columns[0] if low in ("",) + ID_NAMES or low.endswith("_id") or first.startswith("Unnamed: 0") else None
 
+def _id_note(idx, format):
+    "The note that says which column was taken as the item id, and so that every other column is an annotator (or a class)."
+    rest = "a class count" if format == "counts" else "an annotator"
+    return f"INPUT: column {str(idx)!r} taken as the item id (--item names another); every other column is {rest}"
+
+# %% ../../nbs/report/90_cli.ipynb #67f33920
 def _columns(spec, df):
     "The columns of df named by a comma-separated spec, or None unless every name is a column."
     names = {str(c): c for c in df.columns}
@@ -108,6 +117,21 @@ def _prediction_file(spec, flag, item):
         raise ValueError(f"{flag}: {spec!r} has item {show_value(df[idx][df[idx].duplicated()].iloc[0])} more than once; give one row per item.")
     return df.set_index(idx)
 
+# %% ../../nbs/report/90_cli.ipynb #73fc1040
+_SEPARATORS = "_-.:= "
+
+def _named_class(col, classes, flag):
+    "The class a probability column is named after: its whole name, or the end of it after a separator (p_pos, prob-1); None if neither. A name that only ends in a class (score_v0) is refused as ambiguous."
+    col = str(col)
+    named = [c for c in classes if col == str(c) or (col.endswith(str(c)) and col[-len(str(c)) - 1] in _SEPARATORS)]
+    if named: return max(named, key=lambda c: len(str(c)))
+    loose = [c for c in classes if col.endswith(str(c))]
+    if loose:
+        raise ValueError(f"{flag}: column {col!r} ends in {str(loose[0])!r} without a separator, so it is unclear whether it is "
+                         f"P({loose[0]}); rename it after the class it gives, e.g. p_{classes[-1]} for P({classes[-1]}).")
+    return None
+
+# %% ../../nbs/report/90_cli.ipynb #1e5c0bf3
 def _class_columns(frame, classes, flag):
     "Probability columns renamed to the classes they belong to (see `_named_class`), and a note saying which class each column was taken for."
     classes = list(classes)
@@ -135,24 +159,7 @@ def _class_columns(frame, classes, flag):
     note = f"{flag.lstrip('-')}: " + ", ".join(f"column {c} taken as P({k})" for c, k in owner.items())
     return frame.rename(columns=owner)[classes], note
 
-def _id_note(idx, format):
-    "The note that says which column was taken as the item id, and so that every other column is an annotator (or a class)."
-    rest = "a class count" if format == "counts" else "an annotator"
-    return f"INPUT: column {str(idx)!r} taken as the item id (--item names another); every other column is {rest}"
-
-_SEPARATORS = "_-.:= "
-
-def _named_class(col, classes, flag):
-    "The class a probability column is named after: its whole name, or the end of it after a separator (p_pos, prob-1); None if neither. A name that only ends in a class (score_v0) is refused as ambiguous."
-    col = str(col)
-    named = [c for c in classes if col == str(c) or (col.endswith(str(c)) and col[-len(str(c)) - 1] in _SEPARATORS)]
-    if named: return max(named, key=lambda c: len(str(c)))
-    loose = [c for c in classes if col.endswith(str(c))]
-    if loose:
-        raise ValueError(f"{flag}: column {col!r} ends in {str(loose[0])!r} without a separator, so it is unclear whether it is "
-                         f"P({loose[0]}); rename it after the class it gives, e.g. p_{classes[-1]} for P({classes[-1]}).")
-    return None
-
+# %% ../../nbs/report/90_cli.ipynb #bde60a68
 def _refuse_probability_columns(df):
     "Raise if a column read as an annotator holds fractions (a model's probabilities left in INPUT), naming it."
     frac = [c for c in df.columns if pd.api.types.is_float_dtype(df[c]) and (df[c].dropna() % 1 != 0).any()]
@@ -167,6 +174,15 @@ def _by_item(df, item):
     try: return df.sort_values(item, kind="stable")
     except TypeError: return df
 
+# %% ../../nbs/report/90_cli.ipynb #3dadbfcc
+def _cell_value(v):
+    "A class label typed on the command line as the CSV reader would read it: int, else float, else the string."
+    v = v.strip()
+    for conv in (int, float):
+        try: return conv(v)
+        except ValueError: pass
+    return v
+
 def _classes_option(labels):
     "--labels 'a,b,c' as the class list (None: the labels found, sorted)."
     return None if labels is None else [_cell_value(v) for v in str(labels).split(",")]
@@ -176,6 +192,7 @@ def _is_crowdkit(item, annotator, columns):
     columns = set(columns)
     return item is None and annotator == "annotator" and "item" not in columns and set(CROWDKIT_COLUMNS) <= columns
 
+# %% ../../nbs/report/90_cli.ipynb #81832ec8
 @dataclass(frozen=True)
 class LabelsFile:
     "What `read_labels` found in a labels file: the annotations and the model's predictions, aligned by item."
@@ -185,6 +202,95 @@ class LabelsFile:
     notes: tuple = ()               # how the predictions were read
     judges: pd.DataFrame | None = None   # several --model columns: one column per judge (the first is also `model`)
 
+# %% ../../nbs/report/90_cli.ipynb #9aea5079
+def _item_index(df, format, item, annotator):
+    "(table, item column, annotator column, notes) with the item ids found: crowd-kit's names in a long table, or the id column of a wide or counts one."
+    crowdkit = format == "long" and _is_crowdkit(item, annotator, map(str, df.columns))
+    if crowdkit: item, annotator = "task", "worker"                 # crowd-kit's layout, by its column names
+    notes = ["INPUT read with crowd-kit's column names (task, worker, label)"] if crowdkit else []
+    if format == "long": return df, item or "item", annotator, notes
+    idx = item if item is not None else _blank_index(df)
+    if idx is not None:
+        if idx not in df.columns: raise ValueError(f"--item: column {idx!r} is not in INPUT; its columns are {list(df.columns)[:20]!r}.")
+        df = df.set_index(idx)
+        if item is None and str(idx) not in ("", "item") and not str(idx).startswith("Unnamed: 0"): notes.append(_id_note(idx, format))
+    return df, item, annotator, notes
+
+# %% ../../nbs/report/90_cli.ipynb #817b30ce
+def _model_columns(df, cols, flag, spec, format, item, annotator, label):
+    "The model's columns of INPUT as one row per item: as they are in a wide table, once per item (checked constant) in a long one."
+    if format != "long": return df[cols]
+    if any(c in (item, annotator, label) for c in cols):
+        raise ValueError(f"{flag}: {spec!r} is the item, annotator or label column; name the model's own column.")
+    g = df.groupby(item, sort=False)[cols]
+    varies = g.nunique(dropna=False).max()
+    if (varies > 1).any():
+        raise ValueError(f"{flag}: column {str(varies.index[varies > 1][0])!r} varies within an item; a model gives one "
+                         "prediction per item, repeated on each of its rows.")
+    return g.first()
+
+# %% ../../nbs/report/90_cli.ipynb #0ae767ee
+def _take_predictions(df, format, item, annotator, label, model, soft_model):
+    "(table without the model's columns, {flag: predictions}, notes): --model and --soft-model from columns of INPUT or from files."
+    found, notes = {}, []
+    for flag, spec in (("--model", model), ("--soft-model", soft_model)):
+        if spec is None: continue
+        cols = _columns(spec, df)
+        if cols is not None:
+            found[flag] = _model_columns(df, cols, flag, spec, format, item, annotator, label)
+            df = df.drop(columns=cols)
+            notes.append(f"{flag.lstrip('-')}: column(s) {', '.join(map(str, cols))} of INPUT")
+        elif Path(spec).is_file():
+            found[flag] = _prediction_file(spec, flag, item)
+            notes.append(f"{flag.lstrip('-')}: file {spec}")
+        else:
+            raise ValueError(f"{flag}: {spec!r} is neither a column of INPUT nor a file; INPUT's columns are {list(map(str, df.columns))[:20]!r}.")
+    return df, found, notes
+
+# %% ../../nbs/report/90_cli.ipynb #6161567b
+def _wide_annotations(df, missing, classes):
+    "Annotations from a wide table, with --missing's sentinel (as text, int or float) read as no label."
+    if missing is not None:
+        alts = {missing}
+        for conv in (int, float):
+            try: alts.add(conv(missing))
+            except ValueError: pass
+        df = df.mask(df.isin(list(alts)))
+    try: return Annotations.from_wide(df, labels=classes)
+    except (ValueError, TypeError) as e:
+        if "one annotator" in str(e): raise ValueError(f"{e} If INPUT has one row per label, pass --format long.") from None
+        if isinstance(e, TypeError): _refuse_probability_columns(df)      # labels of several types: a leftover number column?
+        raise
+
+# %% ../../nbs/report/90_cli.ipynb #c06d5a65
+def _annotations_of(df, format, item, annotator, label, missing, classes, duplicates):
+    "The annotations in the layout asked for, after refusing a long table read as wide and --duplicates where it cannot apply."
+    if format != "long" and {annotator, label} <= set(map(str, df.columns)):
+        raise ValueError(f"INPUT has columns {annotator!r} and {label!r}, so it looks like long data (one row per label); pass "
+                         f"--format long, or rename those columns if they really are annotators of a {format} table.")
+    if duplicates != "error" and format not in ("long", "label-studio"):
+        raise ValueError(f"--duplicates applies to --format long and label-studio (a {format} table has one cell per item and annotator).")
+    if format == "long": return Annotations.from_long(_by_item(df, item), item=item, annotator=annotator, label=label, labels=classes, duplicates=duplicates)
+    if format == "counts": return Annotations.from_counts(df, labels=classes)
+    return _wide_annotations(df, missing, classes)
+
+# %% ../../nbs/report/90_cli.ipynb #d8986f5a
+def _aligned_predictions(found, ann, notes):
+    "{'--model', '--soft-model', 'judges'}: the predictions in the annotations' item order, every item predicted; probability columns named by class."
+    out = {}
+    for flag, frame in found.items():
+        frame = frame.reindex(pd.Index(ann.items))
+        miss = frame.isna().any(axis=1)
+        if miss.any():
+            raise ValueError(f"{flag}: no prediction for {int(miss.sum())} of {ann.n_items} item(s), first {show_value(ann.items[int(np.flatnonzero(miss)[0])])}; "
+                             "predict every item of INPUT (are the item ids the same in both?).")
+        if flag == "--model":
+            out[flag] = frame.iloc[:, 0].rename("model")
+            if frame.shape[1] > 1: out["judges"] = frame.set_axis([str(c) for c in frame.columns], axis=1)   # several judges
+        else: out[flag], note = _class_columns(frame, ann.classes, flag); notes.append(note)
+    return out
+
+# %% ../../nbs/report/90_cli.ipynb #1a3d0d4e
 def read_labels(path:str, # CSV or Parquet file of labels
                 format:str="wide", # wide (items x annotators), long (one row per label) or counts (items x classes)
                 item:str|None=None, # column of item ids; wide/counts default: a first column that is unnamed or named 'item', else row numbers; long default 'item'
@@ -204,71 +310,14 @@ def read_labels(path:str, # CSV or Parquet file of labels
     if from_name is not None: raise ValueError("--from-name applies to --format label-studio.")
     df = _read_table(path)
     if len(df) == 0: raise ValueError(f"INPUT: {str(path)!r} has a header but no rows; it needs one row per item or label.")
-    crowdkit = format == "long" and _is_crowdkit(item, annotator, map(str, df.columns))
-    if crowdkit: item, annotator = "task", "worker"                 # crowd-kit's layout, by its column names
-    id_note = None
-    if format == "long": item = item or "item"
-    else:
-        idx = item if item is not None else _blank_index(df)
-        if idx is not None:
-            if idx not in df.columns: raise ValueError(f"--item: column {idx!r} is not in INPUT; its columns are {list(df.columns)[:20]!r}.")
-            df = df.set_index(idx)
-            if item is None and str(idx) not in ("", "item") and not str(idx).startswith("Unnamed: 0"): id_note = _id_note(idx, format)
-    found, notes = {}, (["INPUT read with crowd-kit's column names (task, worker, label)"] if crowdkit else [])
-    if id_note: notes.append(id_note)
-    for flag, spec in (("--model", model), ("--soft-model", soft_model)):
-        if spec is None: continue
-        cols = _columns(spec, df)
-        if cols is not None:
-            if format == "long":
-                if any(c in (item, annotator, label) for c in cols):
-                    raise ValueError(f"{flag}: {spec!r} is the item, annotator or label column; name the model's own column.")
-                g = df.groupby(item, sort=False)[cols]
-                varies = g.nunique(dropna=False).max()
-                if (varies > 1).any():
-                    raise ValueError(f"{flag}: column {str(varies.index[varies > 1][0])!r} varies within an item; a model gives one "
-                                     "prediction per item, repeated on each of its rows.")
-                found[flag] = g.first()
-            else: found[flag] = df[cols]
-            df = df.drop(columns=cols)
-            notes.append(f"{flag.lstrip('-')}: column(s) {', '.join(map(str, cols))} of INPUT")
-        elif Path(spec).is_file():
-            found[flag] = _prediction_file(spec, flag, item)
-            notes.append(f"{flag.lstrip('-')}: file {spec}")
-        else:
-            raise ValueError(f"{flag}: {spec!r} is neither a column of INPUT nor a file; INPUT's columns are {list(map(str, df.columns))[:20]!r}.")
-    if format != "long" and {annotator, label} <= set(map(str, df.columns)):
-        raise ValueError(f"INPUT has columns {annotator!r} and {label!r}, so it looks like long data (one row per label); pass "
-                         f"--format long, or rename those columns if they really are annotators of a {format} table.")
-    if duplicates != "error" and format not in ("long", "label-studio"):
-        raise ValueError(f"--duplicates applies to --format long and label-studio (a {format} table has one cell per item and annotator).")
-    if format == "long": ann = Annotations.from_long(_by_item(df, item), item=item, annotator=annotator, label=label, labels=classes, duplicates=duplicates)
-    elif format == "counts": ann = Annotations.from_counts(df, labels=classes)
-    else:
-        if missing is not None:
-            alts = {missing}
-            for conv in (int, float):
-                try: alts.add(conv(missing))
-                except ValueError: pass
-            df = df.mask(df.isin(list(alts)))
-        try: ann = Annotations.from_wide(df, labels=classes)
-        except (ValueError, TypeError) as e:
-            if "one annotator" in str(e): raise ValueError(f"{e} If INPUT has one row per label, pass --format long.") from None
-            if isinstance(e, TypeError): _refuse_probability_columns(df)      # labels of several types: a leftover number column?
-            raise
-    out = {}
-    for flag, frame in found.items():
-        frame = frame.reindex(pd.Index(ann.items))
-        miss = frame.isna().any(axis=1)
-        if miss.any():
-            raise ValueError(f"{flag}: no prediction for {int(miss.sum())} of {ann.n_items} item(s), first {show_value(ann.items[int(np.flatnonzero(miss)[0])])}; "
-                             "predict every item of INPUT (are the item ids the same in both?).")
-        if flag == "--model":
-            out[flag] = frame.iloc[:, 0].rename("model")
-            if frame.shape[1] > 1: out["judges"] = frame.set_axis([str(c) for c in frame.columns], axis=1)   # several judges
-        else: out[flag], note = _class_columns(frame, ann.classes, flag); notes.append(note)
+    df, item, annotator, notes = _item_index(df, format, item, annotator)
+    df, found, more = _take_predictions(df, format, item, annotator, label, model, soft_model)
+    notes += more
+    ann = _annotations_of(df, format, item, annotator, label, missing, classes, duplicates)
+    out = _aligned_predictions(found, ann, notes)
     return LabelsFile(ann, out.get("--model"), out.get("--soft-model"), tuple(notes), out.get("judges"))
 
+# %% ../../nbs/report/90_cli.ipynb #3fefc806
 def read_annotations(path:str, # CSV or Parquet file of labels
                      format:str="wide", # wide (items x annotators), long (one row per label) or counts (items x classes)
                      item:str|None=None, # column of item ids (see read_labels)
@@ -280,6 +329,7 @@ def read_annotations(path:str, # CSV or Parquet file of labels
     "Annotations alone from a labels file in one of the three layouts."
     return read_labels(path, format, item, annotator, label, missing, labels).annotations
 
+# %% ../../nbs/report/90_cli.ipynb #c50d6a35
 def _label_studio_file(path, from_name, classes, model, soft_model, duplicates="error"):
     "LabelsFile from a Label Studio JSON export; --model names a model version, and the report keeps the tasks it predicted."
     if not Path(path).is_file(): raise ValueError(f"INPUT: no such file {str(path)!r}; give the path of a Label Studio JSON export.")
@@ -298,14 +348,6 @@ def _label_studio_file(path, from_name, classes, model, soft_model, duplicates="
         ls = ls.restrict(model)
     notes.append(f"model: Label Studio model version {model!r}")
     return LabelsFile(ls.annotations, ls.model(model), None, tuple(notes))
-
-def _cell_value(v):
-    "A class label typed on the command line as the CSV reader would read it: int, else float, else the string."
-    v = v.strip()
-    for conv in (int, float):
-        try: return conv(v)
-        except ValueError: pass
-    return v
 
 # %% ../../nbs/report/90_cli.ipynb #3461a7e9
 def _with_level(ann, # the annotations read, or None when --out-of-core reduces INPUT where it lives
@@ -356,7 +398,7 @@ def _check_survey_options(scorer, # --scorer
     if no_model: raise ValueError(f"{given[0]} needs a model: the survey equivalence scores one; pass --model or --soft-model, or drop {', '.join(given)}.")
     if out_of_core: raise ValueError(f"{given[0]} applies to labels read in memory; --out-of-core reports the default survey: drop {', '.join(given)} or --out-of-core.")
 
-# %% ../../nbs/report/90_cli.ipynb #055aa463
+# %% ../../nbs/report/90_cli.ipynb #4cc0449e
 def _gold_column(spec, input, format, item, ann):
     "(annotations without the gold column, gold labels) when --gold names a column of INPUT; None when it names none."
     if format == "wide" and ann.has_annotators and spec in map(str, ann.annotators):
@@ -374,6 +416,7 @@ def _gold_column(spec, input, format, item, ann):
         return ann, g.first().dropna().rename("gold")
     return None
 
+# %% ../../nbs/report/90_cli.ipynb #ae06d1f0
 def _gold_labels(spec:str, # --gold
                  dataset:str|None, # --dataset, or None
                  input:str|None, # INPUT
@@ -399,11 +442,9 @@ def _gold_labels(spec:str, # --gold
     if df.shape[1] != 1: raise ValueError(f"--gold: the file needs exactly one column of gold labels besides the item ids, got {list(df.columns)!r}.")
     return ann, df.iloc[:, 0].rename("gold")
 
-# %% ../../nbs/report/90_cli.ipynb #4678f6c7
-MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
-
-def _table_case(input, format, item, annotator, label, labels, model, soft_model, memory_limit, progress):
-    "What --out-of-core needs before the table is reduced: its columns (crowd-kit's names recognised) and the model, a column of INPUT or a file."
+# %% ../../nbs/report/90_cli.ipynb #b868e48e
+def _check_table_input(input, format):
+    "Refuse what --out-of-core cannot reduce: a table with one row per item, or INPUT that is not a Parquet or CSV file or glob."
     if format != "long":
         raise ValueError(f"--out-of-core reduces a table of one row per label (--format long); a {format} table has one row per item "
                          "and is read in memory: drop --out-of-core.")
@@ -412,16 +453,19 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
         if not low.endswith((".parquet", ".parq", ".pq", ".csv", ".csv.gz", ".tsv", ".txt")):
             raise ValueError(f"INPUT: --out-of-core reads Parquet or CSV (a file or a quoted glob ending in .parquet or .csv), got {str(input)!r}.")
     else: raise ValueError(f"INPUT: no such file {str(input)!r}; give the path of a Parquet or CSV file, or a quoted glob of them.")
-    try: cols = list(lazy_table(input, connect_engine(memory_limit, None, progress=progress)).collect_schema().names())
+
+def _table_columns(input, memory_limit, progress):
+    "INPUT's column names, from DuckDB's schema (no row is read into Python); a file it cannot read is named."
+    from humancert.data.tables import lazy_table, connect_engine    # DuckDB loads only when --out-of-core asks for it
+    try: return list(lazy_table(input, connect_engine(memory_limit, None, progress=progress)).collect_schema().names())
     except Exception as e:
         if isinstance(e, ValueError) and "memory_limit" in str(e): raise
         raise ValueError(f"INPUT: {str(input)!r} could not be read ({str(e).splitlines()[0][:200]}); check the file or the glob.") from None
-    notes = []
-    if _is_crowdkit(item, annotator, cols):
-        item, annotator = "task", "worker"
-        notes.append("INPUT read with crowd-kit's column names (task, worker, label)")
-    item = item or "item"
-    out = {}
+
+# %% ../../nbs/report/90_cli.ipynb #fd86f111
+def _table_models(cols, item, annotator, label, model, soft_model):
+    "({flag: a file's predictions, or --model's column name}, notes) for --out-of-core: a column stays in the table, a file is read."
+    out, notes = {}, []
     for flag, spec in (("--model", model), ("--soft-model", soft_model)):
         if spec is None: continue
         if Path(spec).is_file():
@@ -436,6 +480,20 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
         else:
             raise ValueError("--soft-model: with --out-of-core give the probabilities as a file (item id, one column per class, named "
                              "after it); columns of INPUT are read per item only for --model.")
+    return out, notes
+
+# %% ../../nbs/report/90_cli.ipynb #14469def
+def _table_case(input, format, item, annotator, label, labels, model, soft_model, memory_limit, progress):
+    "What --out-of-core needs before the table is reduced: its columns (crowd-kit's names recognised) and the model, a column of INPUT or a file."
+    _check_table_input(input, format)
+    cols = _table_columns(input, memory_limit, progress)
+    notes = []
+    if _is_crowdkit(item, annotator, cols):
+        item, annotator = "task", "worker"
+        notes.append("INPUT read with crowd-kit's column names (task, worker, label)")
+    item = item or "item"
+    out, more = _table_models(cols, item, annotator, label, model, soft_model)
+    notes += more
     hard = out.get("--model")
     if isinstance(hard, pd.DataFrame):
         if hard.shape[1] != 1: raise ValueError(f"--model: the file needs exactly one label column besides the item ids, got {list(hard.columns)!r}.")
@@ -449,6 +507,57 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
         notes.append(note)
     return item, annotator, label, hard, soft, notes
 
+# %% ../../nbs/report/90_cli.ipynb #ba79bead
+MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
+
+def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core):
+    "Refuse options that contradict each other before anything is read, naming them."
+    if dataset is not None and labels is not None: raise ValueError("--labels applies to INPUT; a bundled dataset has its own classes.")
+    if (input is None) == (dataset is None):
+        raise ValueError("give exactly one of INPUT (a labels file) and --dataset NAME "
+                         f"(bundled: {', '.join(DATASETS)}).")
+    if memory_limit is not None and not out_of_core: raise ValueError("--memory-limit applies to --out-of-core; add --out-of-core or drop it.")
+    if duplicates is not None and (out_of_core or dataset is not None):
+        raise ValueError("--duplicates applies to INPUT read in memory (--format long or label-studio); drop it.")
+    if dataset is not None and out_of_core:
+        raise ValueError("--out-of-core reduces INPUT where it lives; a bundled --dataset is read in memory: drop --out-of-core.")
+
+def _check_model_options(hard, soft, delta, n_bootstrap, max_k, clip):
+    "Refuse the options that need a model (or a soft model) when none was given, naming them."
+    opts = dict(zip(MODEL_OPTIONS, (delta, n_bootstrap, max_k, clip)))
+    given = [f"--{k.replace('_', '-')}" for k, v in opts.items() if v is not None]
+    if hard is None and soft is None and given:
+        raise ValueError(f"{given[0]} needs a model: pass --model (a label per item) or --soft-model (probabilities), "
+                         f"or drop {', '.join(given)} for the agreement-only report.")
+    if clip is not None and soft is None: raise ValueError("--clip applies to the ABC curve of a soft model; pass --soft-model or drop --clip.")
+
+# %% ../../nbs/report/90_cli.ipynb #6c7faebe
+def _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
+               out_of_core, memory_limit, quiet):
+    "What the report is about: annotations (None out of core), the model's labels and probabilities, notes, title, judges, columns."
+    case = SimpleNamespace(title=f"file {input}", judges=None, item=item, annotator=annotator, label=label)
+    if dataset is not None:
+        case.ann, case.hard, case.soft, case.notes = dataset_case(dataset, model, soft_model)
+        case.title = f"dataset {dataset}"
+    elif out_of_core:
+        case.ann = None
+        case.item, case.annotator, case.label, case.hard, case.soft, case.notes = _table_case(
+            input, format, item, annotator, label, labels, model, soft_model, memory_limit or "2GB", not quiet)
+    else:
+        lf = read_labels(input, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates=duplicates or "error")
+        case.ann, case.hard, case.soft, case.notes, case.judges = lf.annotations, lf.model, lf.soft_model, list(lf.notes), lf.judges
+    return case
+
+# %% ../../nbs/report/90_cli.ipynb #887d2bc2
+def _finish(rep, out, force, quiet):
+    "The report's text, after writing it to --out if asked (the text then says what was written)."
+    text = rep.to_text()
+    if out is not None:
+        written = rep.save(out, force=force)
+        text += "\n\nWrote " + ", ".join(str(p) for p in written)
+    return "" if quiet else text
+
+# %% ../../nbs/report/90_cli.ipynb #287284f6
 @call_parse(pos=["input"])
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
@@ -480,50 +589,26 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            score:str=None, # --alt-test's score: accuracy (default), neg_rmse or neg_mae (numeric labels)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
-    if dataset is not None and labels is not None: raise ValueError("--labels applies to INPUT; a bundled dataset has its own classes.")
-    if (input is None) == (dataset is None):
-        raise ValueError("give exactly one of INPUT (a labels file) and --dataset NAME "
-                         f"(bundled: {', '.join(DATASETS)}).")
-    if memory_limit is not None and not out_of_core: raise ValueError("--memory-limit applies to --out-of-core; add --out-of-core or drop it.")
-    if duplicates is not None and (out_of_core or dataset is not None):
-        raise ValueError("--duplicates applies to INPUT read in memory (--format long or label-studio); drop it.")
-    if dataset is not None:
-        if out_of_core: raise ValueError("--out-of-core reduces INPUT where it lives; a bundled --dataset is read in memory: drop --out-of-core.")
-        ann, hard, soft, notes = dataset_case(dataset, model, soft_model)
-        title = f"dataset {dataset}"
-    elif out_of_core:
-        ann, title = None, f"file {input}"
-        item, annotator, label, hard, soft, notes = _table_case(input, format, item, annotator, label, labels, model, soft_model,
-                                                                memory_limit or "2GB", not quiet)
-    else:
-        lf = read_labels(input, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates=duplicates or "error")
-        ann, hard, soft, notes, title = lf.annotations, lf.model, lf.soft_model, list(lf.notes), f"file {input}"
-    ann = _with_level(ann, level, labels is not None)
-    opts = dict(zip(MODEL_OPTIONS, (delta, n_bootstrap, max_k, clip)))
-    given = [f"--{k.replace('_', '-')}" for k, v in opts.items() if v is not None]
-    if hard is None and soft is None and given:
-        raise ValueError(f"{given[0]} needs a model: pass --model (a label per item) or --soft-model (probabilities), "
-                         f"or drop {', '.join(given)} for the agreement-only report.")
-    if clip is not None and soft is None: raise ValueError("--clip applies to the ABC curve of a soft model; pass --soft-model or drop --clip.")
+    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
+    case = _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
+                      out_of_core, memory_limit, quiet)
+    ann, hard, soft = _with_level(case.ann, level, labels is not None), case.hard, case.soft
+    _check_model_options(hard, soft, delta, n_bootstrap, max_k, clip)
     _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
     _check_judge_options(alt_test, score, hard is None, out_of_core)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
-    common = (title, 0.05 if delta is None else delta, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
-              not quiet and sys.stderr.isatty(), notes)
+    common = (case.title, 0.05 if delta is None else delta, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
+              not quiet and sys.stderr.isatty(), case.notes)
     if out_of_core:
-        rep = report_from_table(input, item, annotator, label, hard, soft, _classes_option(labels),
+        rep = report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels),
                                 *common, memory_limit=memory_limit or "2GB")
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score or "accuracy",
-                            judges=None if dataset is not None else lf.judges)
-    if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=None if dataset is not None else lf.judges)
-    text = rep.to_text()
-    if out is not None:
-        written = rep.save(out, force=force)
-        text += "\n\nWrote " + ", ".join(str(p) for p in written)
-    return "" if quiet else text
+                            judges=case.judges)
+    if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
+    return _finish(rep, out, force, quiet)
 
-# %% ../../nbs/report/90_cli.ipynb #97161b4c
+# %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 COMMANDS = {"report": (report, ["input"])}   # command -> (function, its positional parameters)
 
 class _ParseError(Exception): "An argparse error, reported on one line first."
@@ -538,11 +623,32 @@ def _as_options(msg, params):
     msg = re.sub(r"\b(\w+)='([^']*)'", lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2)}" if m.group(1) in params else m.group(0), msg)
     return re.sub(r"`(\w+)=?`", lambda m: f"--{m.group(1).replace('_', '-')}" if m.group(1) in params else m.group(0), msg)
 
+# %% ../../nbs/report/90_cli.ipynb #3d158770
 EXIT_CODES = "exit codes: 0 done; 2 bad input (the message, first line of stderr, names the option); 1 unexpected error (traceback)."
 
 def _usage():
     cmds = "\n".join(f"  {k:<8} {f.__doc__}" for k, (f, _) in COMMANDS.items())
     return f"usage: humancert COMMAND [options]\n\ncommands:\n{cmds}\n\n'humancert COMMAND --help' explains a command's options.\n{EXIT_CODES}"
+
+def _parse(cmd, argv):
+    "(function, parsed arguments, None), or (None, None, exit code) when parsing ends the run: 2 for a usage error, 0 for --help."
+    func, pos = COMMANDS[cmd]
+    parser = anno_parser(func, prog=f"humancert {cmd}", pos=pos)
+    parser.epilog = EXIT_CODES
+    parser.error = _parse_error
+    try: return func, parser.parse_args(_join_repeated(argv, "--model")), None
+    except _ParseError as e:
+        print(f"humancert: error: {e}; see 'humancert {cmd} --help'.\n{parser.format_usage()}", end="", file=sys.stderr)
+        return None, None, 2
+    except SystemExit as e: return None, None, int(e.code or 0)   # --help
+
+# %% ../../nbs/report/90_cli.ipynb #cb52ecf4
+def _print_output(out):
+    "Print the command's output; a reader that left early (`humancert report ... | head`) is not an error."
+    try: print(out, flush=True)
+    except BrokenPipeError:
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 def main(argv:list|None=None, # arguments after the program name; default sys.argv[1:]
         ) -> int:
@@ -556,15 +662,8 @@ def main(argv:list|None=None, # arguments after the program name; default sys.ar
     if cmd not in COMMANDS:
         print(f"humancert: error: unknown command {cmd!r}; choose one of {', '.join(COMMANDS)}.\n\n{_usage()}", file=sys.stderr)
         return 2
-    func, pos = COMMANDS[cmd]
-    parser = anno_parser(func, prog=f"humancert {cmd}", pos=pos)
-    parser.epilog = EXIT_CODES
-    parser.error = _parse_error
-    try: args = parser.parse_args(_join_repeated(argv[1:], "--model"))
-    except _ParseError as e:
-        print(f"humancert: error: {e}; see 'humancert {cmd} --help'.\n{parser.format_usage()}", end="", file=sys.stderr)
-        return 2
-    except SystemExit as e: return int(e.code or 0)   # --help
+    func, args, code = _parse(cmd, argv[1:])
+    if code is not None: return code
     params = inspect.signature(func).parameters
     try: out = func(**{k: v for k, v in vars(args).items() if k in params})   # anno_parser also adds --pdb/--xtra
     except (ValueError, TypeError) as e:
@@ -574,9 +673,5 @@ def main(argv:list|None=None, # arguments after the program name; default sys.ar
         print("humancert: unexpected error (please report it):", file=sys.stderr)
         traceback.print_exc()
         return 1
-    if out:
-        try: print(out, flush=True)
-        except BrokenPipeError:                   # `humancert report ... | head`: the reader left; nothing more to say
-            import os
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if out: _print_output(out)
     return 0

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy.special import gammaln
 from fastcore.basics import patch
 
 from .. import __version__
@@ -37,27 +38,46 @@ from ..certification.finite import check_delta
 from ..survey.power_curve import ZeroProbabilityError
 from ..data.profiles import profiles
 from ..certification.upper import terms_from_counts
-from scipy import stats
 from ..survey.survey_equivalence import survey_equivalence, SurveyEquivalence, MIN_CURVE_ITEMS
 from ..data.datasets import DATASETS, load
 from ..survey.calibration import calibrate_by_group
-from ..data.tables import open_table, table_counts, check_table_args, out_of_memory_error
-from ..agreement.at_scale import table_summary, annotator_table
 from ..agreement.measures import krippendorff_alpha, fleiss_kappa
 from ..survey.power_curve import scale_request
 from ..survey.scoring import rating_values
 
 
-# %% ../../nbs/report/80_report.ipynb #3263432b
+# %% ../../nbs/report/80_report.ipynb #901525d9
 def _k_grid(n_max, points=25):
     "At most `points` survey sizes from 2 to n_max, always including both ends."
     return np.unique(np.round(np.linspace(2, n_max, min(points, n_max - 1))).astype(int))
 
+# %% ../../nbs/report/80_report.ipynb #1676e43d
+def _log_comb(a, b):
+    "log C(a, b) elementwise; -inf where b < 0 or b > a (no way to choose)."
+    ok = (b >= 0) & (b <= a)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
+    return np.where(ok, v, -np.inf)
+
 def _majority_probs(counts, k):
     "P(class c holds more than half of k labels drawn without replacement), per row and class: hypergeometric tails."
     n = counts.sum(1, keepdims=True)
-    return stats.hypergeom.sf(k // 2, n, counts, k)                   # P(Y > k/2) = P(Y > floor(k/2)) for integer Y
+    log_total = _log_comb(n, k)                                     # every row has at least k labels
+    return sum(np.exp(_log_comb(counts, y) + _log_comb(n - counts, k - y) - log_total)   # P(Y = y), y > k/2
+               for y in range(k // 2 + 1, k + 1))
 
+# %% ../../nbs/report/80_report.ipynb #5aa42bc7
+def _expected_upper(xe, ws, k):
+    "Expected (U_N^(t), U_N^(e)) at k labels per item from the profiles' terms X^(e) and weights: E X^(t)(k) = 1/k + (1 - 1/k) X^(e)."
+    return float(np.sqrt(ws @ (1 / k + (1 - 1 / k) * xe) / ws.sum())), float(np.sqrt(ws @ xe / ws.sum()))
+
+# %% ../../nbs/report/80_report.ipynb #2f7fa6b3
+def _expected_lower(counts, model, ws, k):
+    "L_N(k): expected agreements of the model with a strict majority of k labels over the expected items that have one (nan if none can)."
+    q = _majority_probs(counts, k)
+    return float(ws @ q[np.arange(len(counts)), model] / (ws @ q.sum(1))) if ws @ q.sum(1) > 0 else np.nan
+
+# %% ../../nbs/report/80_report.ipynb #1a685e09
 def bounds_by_annotators(ann:Annotations, # the human labels
                          model=None, # the model's label per item, for L_N(k); None: the upper bounds only
                          ks=None, # labels per item to evaluate (each >= 2); default up to 25 values from 2 to the most labels on an item
@@ -77,20 +97,37 @@ def bounds_by_annotators(ann:Annotations, # the human labels
     for k in ks:
         sel = n >= k
         ws = w[sel].astype(np.float64)
-        row = {"k": int(k), "items": int(ws.sum()), "U_t": float(np.sqrt(ws @ (1 / k + (1 - 1 / k) * xe[sel]) / ws.sum())),
-               "U_e": float(np.sqrt(ws @ xe[sel] / ws.sum()))}
-        if p.model is not None:
-            q = _majority_probs(c[sel], int(k))
-            row["L_N"] = float(ws @ q[np.arange(sel.sum()), p.model[sel]] / (ws @ q.sum(1))) if ws @ q.sum(1) > 0 else np.nan
+        row = {"k": int(k), "items": int(ws.sum())}
+        row["U_t"], row["U_e"] = _expected_upper(xe[sel], ws, k)
+        if p.model is not None: row["L_N"] = _expected_lower(c[sel], p.model[sel], ws, int(k))
         rows.append(row)
     return pd.DataFrame(rows)
 
-# %% ../../nbs/report/80_report.ipynb #9976d280
+# %% ../../nbs/report/80_report.ipynb #9258fc77
 _DEFAULT_MODELS = {"running_example": ("hard", "calibrated"), "personal_attacks": (None, "predictor"),
                    "credbank": (None, "cscw_bucket"), "guessthekarma": ("higher_score", None), "imagenet_real": (None, None),
                    "imagenet_real_golden": ("experts", None), "davidson": (None, "tfidf_logreg"),
                    "dices": ("expert", None), "cebab": (None, None), "tweeteval": ("llm", None)}
 
+# %% ../../nbs/report/80_report.ipynb #6c2f2434
+def _credbank_case(ann, soft, soft_model, notes):
+    "CredBank as the paper's appendix A.2 reads it: 'certainly accurate' (label 2) against the rest, the bucket classifier calibrated by group."
+    ann = ann.relabel({**{c: "other" for c in (-2, -1, 0, 1)}, 2: "certainly accurate"}, labels=["certainly accurate", "other"])
+    notes.append("labels reduced to 'certainly accurate' against the rest, as in the paper's appendix A.2")
+    if soft_model == "cscw_bucket":
+        soft = calibrate_by_group(soft, ann)
+        notes.append("soft model: the bucket classifier calibrated by group on these items (the paper's calibration)")
+    return ann, soft
+
+# %% ../../nbs/report/80_report.ipynb #5ea362b1
+def _check_kinds(model, soft_model, hard, soft):
+    "A hard classifier must give a label per item (a Series), a soft one probabilities (a DataFrame)."
+    if hard is not None and isinstance(hard, pd.DataFrame):
+        raise ValueError(f"`model`: {model!r} gives probabilities; pass it as soft_model (--soft-model).")
+    if soft is not None and isinstance(soft, pd.Series):
+        raise ValueError(f"`soft_model`: {soft_model!r} gives one label per item; pass it as model (--model).")
+
+# %% ../../nbs/report/80_report.ipynb #c195eb6e
 def dataset_case(name:str, # a bundled dataset (DATASETS)
                  model:str|None=None, # name of a hard classifier in its predictions; default the dataset's own
                  soft_model:str|None=None, # name of a soft classifier in its predictions; default the dataset's own
@@ -105,21 +142,13 @@ def dataset_case(name:str, # a bundled dataset (DATASETS)
             raise ValueError(f"`{arg}`: dataset {name!r} has no classifier {v!r}; its classifiers are {list(ds.predictions)}.")
     hard = None if model is None else ds.predictions[model]
     soft = None if soft_model is None else ds.predictions[soft_model]
-    if name == "credbank":
-        ann = ann.relabel({**{c: "other" for c in (-2, -1, 0, 1)}, 2: "certainly accurate"}, labels=["certainly accurate", "other"])
-        notes.append("labels reduced to 'certainly accurate' against the rest, as in the paper's appendix A.2")
-        if soft_model == "cscw_bucket":
-            soft = calibrate_by_group(soft, ann)
-            notes.append("soft model: the bucket classifier calibrated by group on these items (the paper's calibration)")
-    if hard is not None and isinstance(hard, pd.DataFrame):
-        raise ValueError(f"`model`: {model!r} gives probabilities; pass it as soft_model (--soft-model).")
-    if soft is not None and isinstance(soft, pd.Series):
-        raise ValueError(f"`soft_model`: {soft_model!r} gives one label per item; pass it as model (--model).")
+    if name == "credbank": ann, soft = _credbank_case(ann, soft, soft_model, notes)
+    _check_kinds(model, soft_model, hard, soft)
     names = [f"model '{model}'"] * (model is not None) + [f"soft model '{soft_model}'"] * (soft_model is not None)
     notes.insert(0, f"bundled classifier(s): {', '.join(names)}")
     return ann, hard, soft, notes
 
-# %% ../../nbs/report/80_report.ipynb #2ff1fc16
+# %% ../../nbs/report/80_report.ipynb #e1aea491
 @dataclass(frozen=True)
 class Report:
     "Everything `humancert report` states: agreement, bounds, certificate, survey equivalence, assumptions."
@@ -147,20 +176,23 @@ class Report:
             parts.append(f"{'certified' if c.certified else 'not certified'} at {1 - c.delta:.0%} (S={c.score:.4f})")
         if self.equivalence is not None: parts.append(f"SEQ {self.equivalence.bound} {self.equivalence.value:.3f}")
         return ", ".join(parts) + ")"
-    def to_frame(self) -> pd.DataFrame:
-        "The headline numbers, one per row."
-        rows = {f"agreement: {m}": v for m, v in self.agreement["value"].items()}
-        if self.certificate is not None:
-            c, p = self.certificate, self.paper_certificate
-            rows |= {"U_N^(t)": c.upper_theoretical, "U_N^(e)": c.upper_empirical, "L_N": c.lower, "margin": c.margin,
-                     f"S ({c.tails[0]}/{c.tails[1]}, {c.method})": c.score, "certified": c.certified}
-            rows |= {f"S (hoeffding/hoeffding, {m})": v.score for m, v in p.scores.items()}
-        if self.equivalence is not None:
-            e = self.equivalence
-            rows |= {"survey equivalence": e.value, "SEQ bound": e.bound, "SEQ 2.5%": e.interval[0], "SEQ 97.5%": e.interval[1]}
-        return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
 
-# %% ../../nbs/report/80_report.ipynb #25d9aa3b
+# %% ../../nbs/report/80_report.ipynb #fdaa8d8e
+@patch
+def to_frame(self:Report) -> pd.DataFrame:
+    "The headline numbers, one per row."
+    rows = {f"agreement: {m}": v for m, v in self.agreement["value"].items()}
+    if self.certificate is not None:
+        c, p = self.certificate, self.paper_certificate
+        rows |= {"U_N^(t)": c.upper_theoretical, "U_N^(e)": c.upper_empirical, "L_N": c.lower, "margin": c.margin,
+                 f"S ({c.tails[0]}/{c.tails[1]}, {c.method})": c.score, "certified": c.certified}
+        rows |= {f"S (hoeffding/hoeffding, {m})": v.score for m, v in p.scores.items()}
+    if self.equivalence is not None:
+        e = self.equivalence
+        rows |= {"survey equivalence": e.value, "SEQ bound": e.bound, "SEQ 2.5%": e.interval[0], "SEQ 97.5%": e.interval[1]}
+    return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
+
+# %% ../../nbs/report/80_report.ipynb #d8db3f83
 def _level_agreement(ann, agree, notes):
     "The agreement table led by the coefficients that fit the annotations' level (ordinal, interval, ratio), each with its 95 % interval; unchanged for nominal labels."
     if ann is None or ann.level == "nominal": return agree
@@ -180,6 +212,7 @@ def _level_agreement(ann, agree, notes):
     lead = pd.DataFrame(rows).set_index("measure")
     return pd.concat([lead, agree.drop(index=lead.index, errors="ignore")])   # the summary's same-level alpha, now with its interval
 
+# %% ../../nbs/report/80_report.ipynb #ac2652d9
 def _rating_model(ann, model, scorer, combiner, notes):
     "(predicted ratings as numbers or None, the model's labels): numeric predictions that are not all class values, or a scale scorer, make a rating model."
     try: v = rating_values(ann.classes)
@@ -192,6 +225,7 @@ def _rating_model(ann, model, scorer, combiner, notes):
                  "equivalence scores the number itself")
     return x.astype(float), nearest
 
+# %% ../../nbs/report/80_report.ipynb #5c04af52
 def _scale_survey(x, ann, n_bootstrap, seed, max_k, progress, notes, scorer, combiner):
     "Survey equivalence of a predicted rating: a mean or median panel, a scale scorer (default mean + minus MAE)."
     combiner, scorer = combiner or "mean", scorer or "neg_mae"
@@ -201,8 +235,7 @@ def _scale_survey(x, ann, n_bootstrap, seed, max_k, progress, notes, scorer, com
         notes.append(f"survey equivalence not computed: {str(e).rstrip('.')}")
         return None
 
-
-# %% ../../nbs/report/80_report.ipynb #49b0c4a2
+# %% ../../nbs/report/80_report.ipynb #655e4532
 def _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotators):
     if ann is not None: check_annotations(ann)   # None: a table, checked as it is read
     check_delta(delta)
@@ -215,6 +248,7 @@ def _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotator
     if clip is not None and (isinstance(clip, bool) or not isinstance(clip, (int, float)) or not 0 <= clip < 0.5):
         raise ValueError(f"`clip` must be a probability floor in [0, 0.5) or None, got {clip!r}.")
 
+# %% ../../nbs/report/80_report.ipynb #8bb49b5f
 _NO_PRECEDENT = ("ABC gives probability 0 to a label that occurs in the data or a bootstrap resample (cross-entropy -inf): "
                  "no other item has a precedent for it")
 
@@ -247,6 +281,121 @@ def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, note
                          f"up to {res.curve.max_k_cut + 1} labels); pass max_k= (--max-k) for a longer curve")
         return res
 
+# %% ../../nbs/report/80_report.ipynb #ebbbd8ae
+def _certificates(ann, label, delta, seed, notes):
+    "The certificate (binomial/betting tails) and the paper's (Hoeffding), or (None, None) with a note saying why none exists."
+    try: return (certify(ann, label, delta=delta, seed=seed),
+                 certify(ann, label, delta=delta, seed=seed, tails=("hoeffding", "hoeffding")))
+    except ValueError as e:
+        notes.append(f"certificate not computed: {str(e).rstrip('.')} (it needs items with two or more labels and a strict "
+                     "majority); the agreement, the bounds and the survey equivalence are still reported")
+        return None, None
+
+# %% ../../nbs/report/80_report.ipynb #6e1b5478
+def _assumptions(shape, with_model, soft):
+    out = ["items: a random sample of the items you care about, labelled independently of one another (Theorems 5-7)"]
+    if shape["sparsity"] not in (0, 0.0, "n/a"):
+        out.append("sparse labels: which annotator labelled which item does not depend on the item's labels (SPA)")
+    out.append("upper bound: U_N^(t), the proved form, needs no assumption about the annotators (Theorem 1 holds for it "
+               "unconditionally); U_N^(e), the paper's form, also needs eq. 2 (one annotator being right never makes another less "
+               "likely to be right) and equally accurate annotators: check on a few oracle labels with check_assumptions")
+    if with_model:
+        out += ["lower bound, Theorem 3 (eq. 6): where the majority label is wrong, the model gives the oracle label at "
+                "least as often as that wrong label; with two classes, P(model = oracle | majority wrong) >= 1/2. A model that "
+                "copies the majority fails it, and so does a model that never saw the labels but is poor on the hard items where "
+                "the majority errs",
+                "the model never saw these labels (no training or tuning on this test set)",
+                "the certificate compares with the average annotator, not the best one; S uses a margin split optimised "
+                "on the data, as the paper does, so what is proved is the confidence 2S - 1 (a false claim certified with "
+                "probability at most 2 delta; simulations see at most delta); the balanced split's S is proved as it stands",
+                "survey equivalence: raters are exchangeable, so any k of an item's raters are as good a panel as any other"]
+        if soft: out.append("cross-entropy rewards calibration: an uncalibrated soft model is undervalued (calibrate_isotonic)")
+    return tuple(out)
+
+# %% ../../nbs/report/80_report.ipynb #ef4a38eb
+def _model_labels(ann, model, soft_model, scorer, combiner, notes):
+    "(numbers, probabilities, annotations with the model's outside labels as classes, the model's label per item): Nones for what is not given."
+    numbers = None
+    if model is not None and soft_model is None and ann is not None: numbers, model = _rating_model(ann, model, scorer, combiner, notes)
+    probs = None if soft_model is None else soft_predictions(ann, soft_model, "soft_model")
+    hard = model
+    if model is None and probs is not None:
+        hard = pd.Series(np.asarray(ann.classes, dtype=object)[probs.argmax(1)], index=pd.Index(ann.items))
+        notes.append("certificate: the soft model's most probable class is its label (first class on ties)")
+    ext, n_out = (ann, 0) if hard is None else with_outside_classes(ann, hard, "model")   # labels no annotator used: classes without labels
+    codes = None if hard is None else hard_predictions(ext, hard, "model")
+    if n_out: notes.append(f"model: {n_out} item(s) have a label no annotator used ({', '.join(map(str, ext.classes[ann.n_classes:]))}); "
+                           "it agrees with nobody, so it counts against the model in the certificate and the survey equivalence")
+    label = None if codes is None else np.asarray(ext.classes, dtype=object)[codes]
+    return numbers, probs, ext, label
+
+# %% ../../nbs/report/80_report.ipynb #79ad8378
+def _agreement_table(ann, summary, notes):
+    "(the agreement summary, the table of every measure and SPA), led by the level's coefficients for ratings."
+    s = agreement_summary(ann) if summary is None else summary
+    sp = spa(ann, "annotations")
+    notes += [f"{m}: undefined, {why} (chance agreement is 1)" for m, why in s.undefined]
+    agree = pd.concat([s.to_frame(), pd.DataFrame([{"measure": "SPA (annotations weighting)", "value": sp.value,
+                                                    "observed": sp.value, "expected": 0.0, "over": f"{sp.n_items} items"}]
+                                                  ).set_index("measure")])
+    return s, _level_agreement(ann, agree, notes)                    # ordinal/interval/ratio labels: the coefficients of their level first
+
+# %% ../../nbs/report/80_report.ipynb #42199f5a
+def _margins(cert):
+    "S against 23 margins tau from 0 to 1.1 times the observed margin (to 0.05 without a positive margin); None without a certificate."
+    if cert is None: return None
+    top = max(cert.margin, 0.0)
+    return cert.confidence_at(np.linspace(0, top * 1.1 if top > 0 else 0.05, 23))
+
+# %% ../../nbs/report/80_report.ipynb #e72366e1
+def _model_parts(ann, label, probs, numbers, shape, delta, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner):
+    "(certificate, the paper's certificate, S against tau, survey equivalence) of the model; four Nones and a note without one."
+    if label is None:
+        notes.append("no model given: the certificate and the survey equivalence need one (model= / --model, or soft_model=)")
+        return None, None, None, None
+    cert, paper = _certificates(ann, label, delta, seed, notes)
+    K = shape.get("annotators")
+    if cert is not None and cert.n_annotators is None and isinstance(K, (int, np.integer)):   # counts from a table that knows its annotators
+        cert, paper = (dataclasses.replace(c, n_annotators=int(K)) for c in (cert, paper))
+    pred = probs if probs is not None else label
+    seq = _equivalence(pred, ann, probs is not None, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner, numbers)
+    return cert, paper, _margins(cert), seq
+
+# %% ../../nbs/report/80_report.ipynb #78f27949
+def _parameters(delta, n_bootstrap, seed, max_k, clip, cert, seq):
+    "The report's parameters, JSON-safe: those asked for, then the reference, tails and survey used (None where not computed)."
+    return {"delta": float(delta), "n_bootstrap": int(n_bootstrap), "seed": int(seed),
+            "max_k": max_k, "clip": clip, "reference": "majority" if cert is not None else None,
+            "tails": list(cert.tails) if cert is not None else None,
+            "survey": None if seq is None else f"{seq.curve.combiner} + {seq.curve.scorer}"}
+
+# %% ../../nbs/report/80_report.ipynb #b5e583e9
+def _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators, summary=None, annot=None,
+            scorer=None, combiner=None):
+    "The report from checked arguments; `summary` and `annot` when the agreement and the annotator view were computed elsewhere (a table's engine)."
+    notes = list(notes)
+    numbers, probs, ext, label = _model_labels(ann, model, soft_model, scorer, combiner, notes)
+    s, agree = _agreement_table(ann, summary, notes)
+    bounds = bounds_by_annotators(ext, label)
+    cert, paper, margins, seq = _model_parts(ann, label, probs, numbers, s.shape, delta, n_bootstrap, seed, max_k, clip, progress, notes,
+                                             scorer, combiner)
+    params = _parameters(delta, n_bootstrap, seed, max_k, clip, cert, seq)
+    upper = {k: upper_bound(ann, k).value for k in ("theoretical", "empirical")}
+    if annot is None and ann.has_annotators: annot = annotator_agreement(ext, label, top_annotators)
+    return Report(title, params, s.shape, agree, bounds, upper, cert, paper, margins, seq, tuple(notes),
+                  _assumptions(s.shape, cert is not None, probs is not None), annot)
+
+# %% ../../nbs/report/80_report.ipynb #c63297a3
+def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k):
+    "The report with a leaderboard (compare_judges) of `judges`, or of the model alone, when judges or an alt-test epsilon are given."
+    if judges is None and alt_test is None: return rep
+    if judges is None:
+        if model is None: raise ValueError("`alt_test` needs a judge: pass `model` (a label per item) or `judges` (one column per judge).")
+        judges = pd.Series(as_item_aligned(ann, model, "model"), index=ann.items, name="model")
+    board = compare_judges(ann, judges, epsilon=alt_test, score=score, delta=delta, n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
+    return dataclasses.replace(rep, judges=board, notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
+
+# %% ../../nbs/report/80_report.ipynb #351d734e
 def make_report(ann:Annotations, # the human labels
                 model=None, # the model's label per item (Series indexed by item, or in item order)
                 soft_model=None, # the model's class probabilities per item (items x classes; two classes: P(second class))
@@ -271,116 +420,7 @@ def make_report(ann:Annotations, # the human labels
                   scorer=scorer, combiner=combiner)
     return _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k)
 
-def _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators, summary=None, annot=None,
-            scorer=None, combiner=None):
-    "The report from checked arguments; `summary` and `annot` when the agreement and the annotator view were computed elsewhere (a table's engine)."
-    notes = list(notes)
-    numbers = None
-    if model is not None and soft_model is None and ann is not None: numbers, model = _rating_model(ann, model, scorer, combiner, notes)
-    probs = None if soft_model is None else soft_predictions(ann, soft_model, "soft_model")
-    hard = model
-    if model is None and probs is not None:
-        hard = pd.Series(np.asarray(ann.classes, dtype=object)[probs.argmax(1)], index=pd.Index(ann.items))
-        notes.append("certificate: the soft model's most probable class is its label (first class on ties)")
-    ext, n_out = (ann, 0) if hard is None else with_outside_classes(ann, hard, "model")   # labels no annotator used: classes without labels
-    codes = None if hard is None else hard_predictions(ext, hard, "model")
-    if n_out: notes.append(f"model: {n_out} item(s) have a label no annotator used ({', '.join(map(str, ext.classes[ann.n_classes:]))}); "
-                           "it agrees with nobody, so it counts against the model in the certificate and the survey equivalence")
-    s = agreement_summary(ann) if summary is None else summary
-    sp = spa(ann, "annotations")
-    notes += [f"{m}: undefined, {why} (chance agreement is 1)" for m, why in s.undefined]
-    agree = pd.concat([s.to_frame(), pd.DataFrame([{"measure": "SPA (annotations weighting)", "value": sp.value,
-                                                    "observed": sp.value, "expected": 0.0, "over": f"{sp.n_items} items"}]
-                                                  ).set_index("measure")])
-    agree = _level_agreement(ann, agree, notes)                      # ordinal/interval/ratio labels: the coefficients of their level first
-    label = None if codes is None else np.asarray(ext.classes, dtype=object)[codes]
-    bounds = bounds_by_annotators(ext, label)
-    cert = paper = margins = seq = None
-    if codes is not None:
-        cert, paper = _certificates(ann, label, delta, seed, notes)
-        K = s.shape.get("annotators")
-        if cert is not None and cert.n_annotators is None and isinstance(K, (int, np.integer)):   # counts from a table that knows its annotators
-            cert, paper = (dataclasses.replace(c, n_annotators=int(K)) for c in (cert, paper))
-        top = 0.0 if cert is None else max(cert.margin, 0.0)
-        margins = None if cert is None else cert.confidence_at(np.linspace(0, top * 1.1 if top > 0 else 0.05, 23))
-        pred = probs if probs is not None else label
-        seq = _equivalence(pred, ann, probs is not None, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner, numbers)
-    else: notes.append("no model given: the certificate and the survey equivalence need one (model= / --model, or soft_model=)")
-    params = {"delta": float(delta), "n_bootstrap": int(n_bootstrap), "seed": int(seed),
-              "max_k": max_k, "clip": clip, "reference": "majority" if cert is not None else None,
-              "tails": list(cert.tails) if cert is not None else None,
-              "survey": None if seq is None else f"{seq.curve.combiner} + {seq.curve.scorer}"}
-    upper = {k: upper_bound(ann, k).value for k in ("theoretical", "empirical")}
-    if annot is None and ann.has_annotators: annot = annotator_agreement(ext, label, top_annotators)
-    return Report(title, params, s.shape, agree, bounds, upper, cert, paper, margins, seq, tuple(notes),
-                  _assumptions(s.shape, cert is not None, probs is not None), annot)
-
-def _certificates(ann, label, delta, seed, notes):
-    "The certificate (binomial/betting tails) and the paper's (Hoeffding), or (None, None) with a note saying why none exists."
-    try: return (certify(ann, label, delta=delta, seed=seed),
-                 certify(ann, label, delta=delta, seed=seed, tails=("hoeffding", "hoeffding")))
-    except ValueError as e:
-        notes.append(f"certificate not computed: {str(e).rstrip('.')} (it needs items with two or more labels and a strict "
-                     "majority); the agreement, the bounds and the survey equivalence are still reported")
-        return None, None
-
-def _assumptions(shape, with_model, soft):
-    out = ["items: a random sample of the items you care about, labelled independently of one another (Theorems 5-7)"]
-    if shape["sparsity"] not in (0, 0.0, "n/a"):
-        out.append("sparse labels: which annotator labelled which item does not depend on the item's labels (SPA)")
-    out.append("upper bound: U_N^(t), the proved form, needs no assumption about the annotators (Theorem 1 holds for it "
-               "unconditionally); U_N^(e), the paper's form, also needs eq. 2 (one annotator being right never makes another less "
-               "likely to be right) and equally accurate annotators: check on a few oracle labels with check_assumptions")
-    if with_model:
-        out += ["lower bound, Theorem 3 (eq. 6): where the majority label is wrong, the model gives the oracle label at "
-                "least as often as that wrong label; with two classes, P(model = oracle | majority wrong) >= 1/2. A model that "
-                "copies the majority fails it, and so does a model that never saw the labels but is poor on the hard items where "
-                "the majority errs",
-                "the model never saw these labels (no training or tuning on this test set)",
-                "the certificate compares with the average annotator, not the best one; S uses a margin split optimised "
-                "on the data, as the paper does, so what is proved is the confidence 2S - 1 (a false claim certified with "
-                "probability at most 2 delta; simulations see at most delta); the balanced split's S is proved as it stands",
-                "survey equivalence: raters are exchangeable, so any k of an item's raters are as good a panel as any other"]
-        if soft: out.append("cross-entropy rewards calibration: an uncalibrated soft model is undervalued (calibrate_isotonic)")
-    return tuple(out)
-
-# %% ../../nbs/report/80_report.ipynb #00c09718
-def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k):
-    "The report with a leaderboard (compare_judges) of `judges`, or of the model alone, when judges or an alt-test epsilon are given."
-    if judges is None and alt_test is None: return rep
-    if judges is None:
-        if model is None: raise ValueError("`alt_test` needs a judge: pass `model` (a label per item) or `judges` (one column per judge).")
-        judges = pd.Series(as_item_aligned(ann, model, "model"), index=ann.items, name="model")
-    board = compare_judges(ann, judges, epsilon=alt_test, score=score, delta=delta, n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
-    return dataclasses.replace(rep, judges=board, notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
-
-def _judges_head(b):
-    "The judges section's heading."
-    alt = "" if b.alt is None else f"; alternative annotator test at epsilon = {b.parameters['epsilon']:g}, q = {b.parameters['q']:g}"
-    return f"Judges (ranked by {b.ranked_by}{alt})"
-
-def _judges_rows(b):
-    "One row per judge, best first: the number it is ranked by, then agreement, alt-test, certificate and survey equivalence."
-    iv = lambda r, c: "" if pd.isna(r[f"{c} lo"]) else f" [{r[f'{c} lo']:.3f}, {r[f'{c} hi']:.3f}]"
-    rows = []
-    for name, r in b.table.iterrows():
-        parts = [f"agreement with the humans {_f(r['agreement'])}{iv(r, 'agreement')}, theirs with each other {_f(r['humans'])}{iv(r, 'humans')}"]
-        if b.alt is not None:
-            parts.append(f"alt-test {'passed' if r['alt-test passed'] else 'not passed'} (winning rate {r['winning rate']:.2f}), "
-                         f"advantage probability {_f(r['advantage probability'])}{iv(r, 'advantage')}")
-        parts.append(f"{'certified' if r['certified'] else 'not certified'} (S = {_f(r['S'])})")
-        word = {"=": "", "<": "less than ", ">": "more than "}[r["SEQ bound"]]
-        parts.append(f"worth {word}{r['SEQ']:.2f} raters (plurality + agreement)")
-        if r["outside"]: parts.append(f"{r['outside']} label(s) outside the classes")
-        rows.append((str(name), _f(r[b.ranked_by]), "; ".join(parts)))
-    return rows
-
-def _judges_dict(b):
-    "The judges section as JSON: the ranking, the parameters, one record per judge, the notes."
-    return {"ranked_by": b.ranked_by, "parameters": {k: _num(v) for k, v in b.parameters.items()},
-            "table": _records(b.table.rename_axis("judge").reset_index()), "notes": list(b.notes)}
-
-# %% ../../nbs/report/80_report.ipynb #8d6235a3
+# %% ../../nbs/report/80_report.ipynb #3eb7eb5b
 def _f(v, digits=4):
     "A number as the report prints it."
     if v is None: return "n/a"
@@ -388,6 +428,7 @@ def _f(v, digits=4):
     if isinstance(v, (float, np.floating)): return "n/a" if np.isnan(v) else f"{v:.{digits}f}"
     return str(v)
 
+# %% ../../nbs/report/80_report.ipynb #db83f594
 def _runs(k, n):
     "Items per k as runs of equal counts: 'k=0-7: 1000; k=8: 53'."
     out, i = [], 0
@@ -397,6 +438,7 @@ def _runs(k, n):
         out.append(f"k={k[i]}{'' if j == i else f'-{k[j]}'}: {n[i]}"); i = j + 1
     return "; ".join(out)
 
+# %% ../../nbs/report/80_report.ipynb #b744637b
 def _seq_rows(e):
     lo, hi = e.interval
     iv = "no interval (n_bootstrap = 0)" if not len(e.samples) else f"95% bootstrap interval [{lo:.2f}, {hi:.2f}] ({len(e.samples)} resamples)"
@@ -416,11 +458,13 @@ def _seq_rows(e):
                      "precedent among the other items (ABC's 0/0), so ABC's prior stood in"))
     return rows
 
+# %% ../../nbs/report/80_report.ipynb #f7df2a91
 def _agreement_comment(row):
     if str(row.over).startswith("undefined"): return f"{row.over} (chance agreement is 1)"
     parts = [f"{k} {_f(row[c])}" for k, c in (("observed", "observed"), ("chance", "expected")) if not pd.isna(row[c])]
     return ", ".join(parts + [f"over {row.over}"])
 
+# %% ../../nbs/report/80_report.ipynb #ce57d582
 def _annotator_rows(a):
     "One row per annotator of the table: agreement with the others, then labels and agreement with the model."
     per = a.per_annotator.iloc[:a.top]
@@ -429,6 +473,7 @@ def _annotator_rows(a):
              f"{int(row['labels'])} labels" + (f"; with the model {_f(row['agreement with the model'])}" if model else ""))
             for k, row in per.iterrows()]
 
+# %% ../../nbs/report/80_report.ipynb #b0309a80
 def _verdict_rows(c, upper):
     "The verdict first, what is proved, then the numbers behind it: on the kept items, beside the same bounds on all items."
     verdict = "CERTIFIED" if c.certified else "NOT CERTIFIED"
@@ -452,6 +497,7 @@ def _verdict_rows(c, upper):
              ("margin", f"{c.margin:+.4f}", f"L_N - U_N^({c.upper_kind[0]})")]
     return rows
 
+# %% ../../nbs/report/80_report.ipynb #0f5f63d1
 def _comparison_rows(c, p):
     "S under every split with humancert's tails and with the paper's; one row when no split is feasible (L_N - tau <= U_N)."
     if not c.scores[c.method].feasible:
@@ -463,6 +509,30 @@ def _comparison_rows(c, p):
              "optimal": "the paper's Theorem 7", "balanced": "the paper's tails, delta/2 on each side: proved at level 1 - delta"}
     return rows + [(f"S {m} (hoeffding/hoeffding)", _f(v.score), paper[m]) for m, v in p.scores.items()]
 
+# %% ../../nbs/report/80_report.ipynb #ba274261
+def _judges_head(b):
+    "The judges section's heading."
+    alt = "" if b.alt is None else f"; alternative annotator test at epsilon = {b.parameters['epsilon']:g}, q = {b.parameters['q']:g}"
+    return f"Judges (ranked by {b.ranked_by}{alt})"
+
+# %% ../../nbs/report/80_report.ipynb #a6b593a9
+def _judges_rows(b):
+    "One row per judge, best first: the number it is ranked by, then agreement, alt-test, certificate and survey equivalence."
+    iv = lambda r, c: "" if pd.isna(r[f"{c} lo"]) else f" [{r[f'{c} lo']:.3f}, {r[f'{c} hi']:.3f}]"
+    rows = []
+    for name, r in b.table.iterrows():
+        parts = [f"agreement with the humans {_f(r['agreement'])}{iv(r, 'agreement')}, theirs with each other {_f(r['humans'])}{iv(r, 'humans')}"]
+        if b.alt is not None:
+            parts.append(f"alt-test {'passed' if r['alt-test passed'] else 'not passed'} (winning rate {r['winning rate']:.2f}), "
+                         f"advantage probability {_f(r['advantage probability'])}{iv(r, 'advantage')}")
+        parts.append(f"{'certified' if r['certified'] else 'not certified'} (S = {_f(r['S'])})")
+        word = {"=": "", "<": "less than ", ">": "more than "}[r["SEQ bound"]]
+        parts.append(f"worth {word}{r['SEQ']:.2f} raters (plurality + agreement)")
+        if r["outside"]: parts.append(f"{r['outside']} label(s) outside the classes")
+        rows.append((str(name), _f(r[b.ranked_by]), "; ".join(parts)))
+    return rows
+
+# %% ../../nbs/report/80_report.ipynb #9e9805f5
 def _sections(r):
     "(heading, [(label, value, comment)]) blocks shared by the text and markdown forms."
     out = [("Data", [(k, _f(v), "") for k, v in r.shape.items()])]
@@ -484,12 +554,14 @@ def _sections(r):
     if r.judges is not None: out.append((_judges_head(r.judges), _judges_rows(r.judges)))
     return out
 
+# %% ../../nbs/report/80_report.ipynb #8c856c19
 def _lists(r):
     "The report's closing lists: what the certificate covers, the notes, the assumptions."
     scope = () if r.certificate is None else r.certificate.caveats
     gold = () if r.gold is None else (("What the gold certificate covers", _gold_scope(r.gold)),)
     return (("What the certificate covers", scope),) + gold + (("Notes", r.notes), ("Assumptions you must judge", r.assumptions))
 
+# %% ../../nbs/report/80_report.ipynb #1f481f00
 def _to_text(r):
     lines = [f"humancert {__version__} - report - {r.title}"]
     for head, rows in _sections(r):
@@ -500,6 +572,7 @@ def _to_text(r):
         if items: lines += ["", head] + [f"  - {t}" for t in items]
     return "\n".join(lines)
 
+# %% ../../nbs/report/80_report.ipynb #5fe04c89
 def _md_cell(x): return str(x).replace("|", "\\|")
 
 def _pair_table_md(a):
@@ -510,6 +583,7 @@ def _pair_table_md(a):
     md += [f"| {_md_cell(i)} | " + " | ".join("" if pd.isna(v) else f"{v:.3f}" for v in row) + " |" for i, row in t.iterrows()]
     return md
 
+# %% ../../nbs/report/80_report.ipynb #56f7f442
 def _to_markdown(r, images):
     md = [f"# humancert report: {r.title}", "", f"humancert {__version__}; parameters: "
           + ", ".join(f"`{k}={v}`" for k, v in r.parameters.items()) + "."]
@@ -523,6 +597,7 @@ def _to_markdown(r, images):
         if items: md += ["", f"## {head}", ""] + [f"- {t}" for t in items]
     return "\n".join(md) + "\n"
 
+# %% ../../nbs/report/80_report.ipynb #4303ce4b
 def _num(v):
     "JSON-safe scalar: NaN and infinities become None."
     if isinstance(v, (bool, np.bool_)): return bool(v)
@@ -532,6 +607,7 @@ def _num(v):
 
 def _records(df): return [{k: _num(v) for k, v in row.items()} for row in df.to_dict("records")]
 
+# %% ../../nbs/report/80_report.ipynb #50dd53ac
 def _cert_dict(c):
     return {"certified": bool(c.certified), "score": _num(c.score), "proved_confidence": _num(c.proved), "method": c.method, "tails": list(c.tails),
             "delta": c.delta, "tau": c.tau, "L_N": c.lower, "U_N": c.upper, "upper_kind": c.upper_kind,
@@ -543,6 +619,33 @@ def _cert_dict(c):
                       for m, v in c.scores.items()},
             "S_optimal_by_tails": {f"{a}/{b}": _num(v) for (a, b), v in c.compare_tails()["S (optimal)"].items()}}
 
+# %% ../../nbs/report/80_report.ipynb #adb9f962
+def _annotators_dict(a):
+    "The per-annotator view as JSON: the top annotators' rows and their pairwise agreement (null where two share no item)."
+    return {"n_annotators": a.n_annotators, "top": a.top,
+            "per_annotator": _records(a.per_annotator.iloc[:a.top].rename_axis("annotator").reset_index()),
+            "pairwise": {str(i): {str(j): _num(v) for j, v in row.items()} for i, row in a.table.iterrows()}}
+
+# %% ../../nbs/report/80_report.ipynb #8774bfe8
+def _seq_dict(e):
+    "The survey equivalence as JSON: value, bound, interval, the classifier's score and the whole power curve."
+    lo, hi = e.interval
+    cv = e.curve
+    return {"combiner": cv.combiner, "scorer": cv.scorer, "value": _num(e.value), "bound": e.bound,
+            "interval": [_num(lo), _num(hi)], "n_bootstrap": len(e.samples),
+            "classifier_score": _num(e.classifier_score), "abc_prior_cases": int(e.curve.n_prior),
+            "few_items": {str(k): n for k, n in e.few_items.items()}, "min_curve_items": MIN_CURVE_ITEMS,
+            "curve": _records(pd.DataFrame({"k": cv.k, "c_k": cv.values, "items": cv.n_items,
+                                            "h_k": np.full(len(cv.k), e.classifier_score) if e.classifier_curve is None
+                                                    else e.classifier_curve}))}
+
+# %% ../../nbs/report/80_report.ipynb #e9f8a98a
+def _judges_dict(b):
+    "The judges section as JSON: the ranking, the parameters, one record per judge, the notes."
+    return {"ranked_by": b.ranked_by, "parameters": {k: _num(v) for k, v in b.parameters.items()},
+            "table": _records(b.table.rename_axis("judge").reset_index()), "notes": list(b.notes)}
+
+# %% ../../nbs/report/80_report.ipynb #59b1088d
 def _to_dict(r):
     d = {"humancert_version": __version__, "title": r.title, "parameters": r.parameters,
          "data": {k: _num(v) for k, v in r.shape.items()},
@@ -551,26 +654,14 @@ def _to_dict(r):
          "certificate": None if r.certificate is None else _cert_dict(r.certificate),
          "paper_certificate": None if r.paper_certificate is None else _cert_dict(r.paper_certificate),
          "confidence_by_margin": None if r.margins is None else _records(r.margins),
-         "survey_equivalence": None, "notes": list(r.notes), "assumptions": list(r.assumptions),
-         "annotators": None if r.annotators is None else
-                       {"n_annotators": r.annotators.n_annotators, "top": r.annotators.top,
-                        "per_annotator": _records(r.annotators.per_annotator.iloc[:r.annotators.top].rename_axis("annotator").reset_index()),
-                        "pairwise": {str(i): {str(j): _num(v) for j, v in row.items()} for i, row in r.annotators.table.iterrows()}}}
-    e = r.equivalence
-    if e is not None:
-        lo, hi = e.interval
-        cv = e.curve
-        d["survey_equivalence"] = {"combiner": cv.combiner, "scorer": cv.scorer, "value": _num(e.value), "bound": e.bound,
-                                   "interval": [_num(lo), _num(hi)], "n_bootstrap": len(e.samples),
-                                   "classifier_score": _num(e.classifier_score), "abc_prior_cases": int(e.curve.n_prior),
-                                   "few_items": {str(k): n for k, n in e.few_items.items()}, "min_curve_items": MIN_CURVE_ITEMS,
-                                   "curve": _records(pd.DataFrame({"k": cv.k, "c_k": cv.values, "items": cv.n_items,
-                                                                   "h_k": np.full(len(cv.k), e.classifier_score) if e.classifier_curve is None
-                                                                           else e.classifier_curve}))}
+         "survey_equivalence": None if r.equivalence is None else _seq_dict(r.equivalence),
+         "notes": list(r.notes), "assumptions": list(r.assumptions),
+         "annotators": None if r.annotators is None else _annotators_dict(r.annotators)}
     if r.gold is not None: d["gold_certificate"] = _gold_dict(r.gold, r.gold_judges)
     if r.judges is not None: d["judges"] = _judges_dict(r.judges)
     return d
 
+# %% ../../nbs/report/80_report.ipynb #80d4295d
 @patch
 def to_text(self:Report) -> str:
     "The aligned summary `humancert report` prints."
@@ -586,14 +677,26 @@ def to_dict(self:Report) -> dict:
     "Every number, the parameters and the version, JSON-safe (None for values that do not exist)."
     return _to_dict(self)
 
-# %% ../../nbs/report/80_report.ipynb #f6c9471a
+# %% ../../nbs/report/80_report.ipynb #71d99ca9
 @contextmanager
 def _engine_memory(memory_limit):
     "DuckDB running out of its memory limit, raised as a ValueError that names `memory_limit` and says what to do."
     import duckdb
+    from humancert.data.tables import out_of_memory_error
     try: yield
     except duckdb.OutOfMemoryException as e: out_of_memory_error(memory_limit, e)
 
+# %% ../../nbs/report/80_report.ipynb #22b72a03
+def _model_column(model, soft_model):
+    "The model's column in the table (None for a Series or no model), after checking what the model and the soft model are."
+    column = model if isinstance(model, str) else None
+    if model is not None and column is None and not isinstance(model, pd.Series):
+        raise TypeError(f"`model` must be a column name of the table or a pandas Series indexed by item, got {type(model).__name__}.")
+    if soft_model is not None and not isinstance(soft_model, pd.DataFrame):
+        raise TypeError(f"`soft_model` must be a DataFrame indexed by item with one column per class, got {type(soft_model).__name__}.")
+    return column
+
+# %% ../../nbs/report/80_report.ipynb #fed294ba
 def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, pandas/Polars/Arrow table, Polars LazyFrame or Spark DataFrame
                       item:str="item", # column of item ids
                       annotator:str|None="annotator", # column of annotator ids (None: anonymous labels)
@@ -615,11 +718,9 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       temp_directory:str|None=None, # where DuckDB spills beyond the limit
                      ) -> Report:
     "`make_report` for a long table of any size: counts, agreement and the per-annotator sums are computed where the table lives; only per-item counts reach Python."
-    column = model if isinstance(model, str) else None
-    if model is not None and column is None and not isinstance(model, pd.Series):
-        raise TypeError(f"`model` must be a column name of the table or a pandas Series indexed by item, got {type(model).__name__}.")
-    if soft_model is not None and not isinstance(soft_model, pd.DataFrame):
-        raise TypeError(f"`soft_model` must be a DataFrame indexed by item with one column per class, got {type(soft_model).__name__}.")
+    from humancert.data.tables import open_table, table_counts, check_table_args       # DuckDB loads only for a table
+    from humancert.agreement.at_scale import table_summary, annotator_table
+    column = _model_column(model, soft_model)
     _check_report_args(None, delta, n_bootstrap, max_k, clip, seed, top_annotators)
     check_table_args(item, annotator, label, False)
     lf, classes = open_table(source, {"item": item, "annotator": annotator, "label": label, "model": column}, labels,
@@ -635,7 +736,7 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
     return _report(ann, by_column if column is not None else model, soft_model, title, delta, n_bootstrap, seed, max_k, clip,
                    progress, notes, top_annotators, summary, annot)
 
-# %% ../../nbs/report/80_report.ipynb #47a71a1b
+# %% ../../nbs/report/80_report.ipynb #ef7d5e08
 def _gold_rows(g, judges=None):
     "The gold certificate's rows: counts, accuracies, S and the lower limit of each version; with several judges, each judge's S."
     rows = [("gold items", _f(g.n_gold), f"with an oracle label and a human label (all items: {g.n_items})"),
@@ -649,6 +750,7 @@ def _gold_rows(g, judges=None):
                      f"accuracy {_f(j.model_accuracy)}, mean D {_f(j.estimate)}"))
     return rows
 
+# %% ../../nbs/report/80_report.ipynb #3f9f49ed
 def _gold_scope(g):
     "What the gold certificate covers and assumes, in words."
     return (f"{g.n_gold} gold items out of {g.n_items}: they must be a uniformly random subset of the items, chosen independently of "
@@ -657,11 +759,13 @@ def _gold_scope(g):
             f"finite-sample: plain and prediction-powered ({g.tail} tail; lambda = {g.lam:g}, {g.proxy_share:g} of delta on the proxy); "
             "asymptotic only: the normal-limit and PPI++ rows")
 
+# %% ../../nbs/report/80_report.ipynb #431fdca4
 def _gold_dict(g, judges=None):
     "The gold certificate as JSON-safe numbers (and each judge's, when several are given)."
     one = lambda c: {k: (_num(v) if not isinstance(v, dict) else {a: _num(b) for a, b in v.items()}) for k, v in c.__dict__.items()}
     return one(g) | {"scope": list(_gold_scope(g))} | ({"judges": {str(k): one(v) for k, v in judges.items()}} if judges else {})
 
+# %% ../../nbs/report/80_report.ipynb #4de6135a
 def add_gold(report:Report, # a report from make_report
              ann:Annotations, # the human labels it was made from
              model, # the model's label per item
@@ -674,7 +778,7 @@ def add_gold(report:Report, # a report from make_report
     many = None if judges is None or judges.shape[1] < 2 else {str(j): certify_with_gold(ann, judges[j], gold, delta=delta) for j in judges.columns}
     return dataclasses.replace(report, gold=certify_with_gold(ann, model, gold, delta=delta), gold_judges=many)
 
-# %% ../../nbs/report/80_report.ipynb #ead176d0
+# %% ../../nbs/report/80_report.ipynb #ba4f5886
 @patch
 def plot_bounds(self:Report, ax=None):
     "U_N^(t), U_N^(e) and, with a model, L_N (each an exact expectation over random subsets) against the labels kept per item."
@@ -692,6 +796,7 @@ def plot_bounds(self:Report, ax=None):
     ax.legend(fontsize=8)
     return ax
 
+# %% ../../nbs/report/80_report.ipynb #401b6f58
 @patch
 def plot_margins(self:Report, ax=None):
     "The confidence S against the margin tau the model is claimed to lead by, with the level 1 - delta."
@@ -708,8 +813,11 @@ def plot_margins(self:Report, ax=None):
     ax.legend(fontsize=8)
     return ax
 
+# %% ../../nbs/report/80_report.ipynb #29bace81
 REPORT_FILES = ("report.md", "report.json")
+_PLOT_NAMES = ("bounds_vs_annotators.png", "confidence_vs_margin.png", "power_curve.png", "judges.png")
 
+# %% ../../nbs/report/80_report.ipynb #ea71fd9b
 def _check_out(out, force, probe=False):
     "The report folder as a Path, refused if it is a file or already holds a report (unless `force`), or (probe) cannot be written."
     out = Path(out)
@@ -728,6 +836,7 @@ def _check_out(out, force, probe=False):
                              "choose a folder you can write to.") from None
     return out
 
+# %% ../../nbs/report/80_report.ipynb #113fedd4
 @contextmanager
 def _writer_lock(out):
     "Hold the lock file beside `out` (.NAME.humancert-lock) for the write, refusing a second writer at once; the file goes with the lock."
@@ -750,6 +859,7 @@ def _writer_lock(out):
         except OSError: pass
         os.close(fd)
 
+# %% ../../nbs/report/80_report.ipynb #7bb1824e
 @contextmanager
 def _signals_raise():
     "Within the block, SIGTERM raises SystemExit (as SIGINT raises KeyboardInterrupt), so the clean-up of an interrupted write runs."
@@ -759,6 +869,7 @@ def _signals_raise():
     try: yield
     finally: signal.signal(signal.SIGTERM, old)
 
+# %% ../../nbs/report/80_report.ipynb #bd35ff88
 @contextmanager
 def _signals_held():
     "Within the block SIGINT and SIGTERM wait (they are delivered when it ends), so moving a finished report into place is never cut short."
@@ -767,17 +878,18 @@ def _signals_held():
     try: yield
     finally: signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
+# %% ../../nbs/report/80_report.ipynb #26df5cbb
 def _sweep_stale(out):
     "Remove the hidden temporary folders an interrupted writer may have left beside `out` (the caller holds the lock, so no writer owns them)."
     for stale in out.parent.glob(f".{glob.escape(out.name)}.humancert-*-*"):
         if stale.is_dir(): shutil.rmtree(stale, ignore_errors=True)
 
+# %% ../../nbs/report/80_report.ipynb #38ade38a
 def _only_report_files(out):
     "Whether the folder holds nothing but a report's own files (so the whole folder may be replaced)."
     return all(f.name in REPORT_FILES or f.name in _PLOT_NAMES for f in out.iterdir())
 
-_PLOT_NAMES = ("bounds_vs_annotators.png", "confidence_vs_margin.png", "power_curve.png", "judges.png")
-
+# %% ../../nbs/report/80_report.ipynb #fb8eaec9
 def _into_place(tmp, out):
     "Move the finished folder `tmp` to `out` by renames: the folder at `out` is always the old report, absent, or the new one."
     if not out.exists(): os.rename(tmp, out); return
@@ -792,30 +904,7 @@ def _into_place(tmp, out):
     for f in sorted(os.listdir(tmp), key=lambda n: (n == "report.md", n == "report.json")):
         os.replace(tmp / f, out / f)
 
-@patch
-def save(self:Report, out, # folder to write report.md, report.json and the PNG plots into (created if missing)
-         force:bool=False, # overwrite a report already in `out`
-        ) -> list:
-    "Write the report folder atomically (a temporary folder beside it, renamed into place); returns the paths written."
-    given = _check_out(out, force, probe=True)
-    out = given.absolute()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with _writer_lock(out), _signals_raise():
-        _check_out(out, force)                                         # again, under the lock
-        _sweep_stale(out)
-        tmp = None
-        try:
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.humancert-tmp-", dir=out.parent))
-            names = _write_report(self, tmp)
-            with _signals_held(): _into_place(tmp, out)                  # the renames and the old folder's removal run to the end
-        except OSError as e:
-            raise ValueError(f"`out`: could not write the report to {str(out)!r} ({e.strerror or type(e).__name__}); "
-                             "nothing was left half-written. Free some space or choose another folder.") from None
-        finally:
-            with _signals_held():
-                if tmp is not None: shutil.rmtree(tmp, ignore_errors=True)
-    return [given / n for n in names]
-
+# %% ../../nbs/report/80_report.ipynb #4cb88c82
 def _write_report(self, out):
     "Every file of the report into the folder `out`; returns their names (report.md, report.json, then the PNGs)."
     from matplotlib.figure import Figure
@@ -840,3 +929,28 @@ def _write_report(self, out):
     (out / "report.json").write_text(json.dumps(self.to_dict(), indent=2, allow_nan=False) + "\n", encoding="utf-8")
     (out / "report.md").write_text(self.to_markdown(images), encoding="utf-8")
     return ["report.md", "report.json"] + written
+
+# %% ../../nbs/report/80_report.ipynb #2c438cf7
+@patch
+def save(self:Report, out, # folder to write report.md, report.json and the PNG plots into (created if missing)
+         force:bool=False, # overwrite a report already in `out`
+        ) -> list:
+    "Write the report folder atomically (a temporary folder beside it, renamed into place); returns the paths written."
+    given = _check_out(out, force, probe=True)
+    out = given.absolute()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with _writer_lock(out), _signals_raise():
+        _check_out(out, force)                                         # again, under the lock
+        _sweep_stale(out)
+        tmp = None
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.humancert-tmp-", dir=out.parent))
+            names = _write_report(self, tmp)
+            with _signals_held(): _into_place(tmp, out)                  # the renames and the old folder's removal run to the end
+        except OSError as e:
+            raise ValueError(f"`out`: could not write the report to {str(out)!r} ({e.strerror or type(e).__name__}); "
+                             "nothing was left half-written. Free some space or choose another folder.") from None
+        finally:
+            with _signals_held():
+                if tmp is not None: shutil.rmtree(tmp, ignore_errors=True)
+    return [given / n for n in names]

@@ -17,9 +17,17 @@ from ..data.annotations import Annotations, check_annotations
 from ..data.profiles import Profiles
 from .spa_variance import item_agreement_variance, _check_variance_args
 
-# %% ../../nbs/sparse_agreement/20_spa.ipynb #68cb6a24
+# %% ../../nbs/sparse_agreement/20_spa.ipynb #f4e44682
 WEIGHTINGS = ("flat", "annotations", "annotations_m1", "edges", "inv_var", "inv_var_class")
 
+def _design_weights(n, weights):
+    "k_i of the four weightings fixed by the label counts n_i: flat, annotations, annotations_m1, edges (a new array)."
+    if weights == "flat": return np.ones_like(n)
+    if weights == "annotations": return n.copy()
+    if weights == "annotations_m1": return n - 1
+    return n * (n - 1) / 2
+
+# %% ../../nbs/sparse_agreement/20_spa.ipynb #a60c745a
 def _multiplicity(ann):
     "Items behind each row of `ann.counts`: the profile weights for Profiles, 1 for each item of Annotations."
     if isinstance(ann, Profiles): return np.asarray(ann.weight, dtype=np.float64)
@@ -27,10 +35,12 @@ def _multiplicity(ann):
     return np.ones(ann.n_items)
 
 def _class_shares(ann):
+    "Each class's share of all labels (a profile's labels counted once per item it stands for)."
     c = np.asarray(ann.counts, dtype=np.float64)
     tot = _multiplicity(ann) @ c
     return tot / tot.sum()
 
+# %% ../../nbs/sparse_agreement/20_spa.ipynb #fce07e85
 def _custom_weights(ann, weights):
     "A user's weights as floats: an array or list in item order, or a Series aligned to the items by id (refused if it misses some)."
     if isinstance(weights, pd.Series):
@@ -46,6 +56,36 @@ def _custom_weights(ann, weights):
         raise TypeError(f"`weights` must be one of {list(WEIGHTINGS)} or numbers (one non-negative weight per item), got "
                         f"a value {bad!r:.40}.") from None
 
+# %% ../../nbs/sparse_agreement/20_spa.ipynb #0beb4cac
+def _inv_var_weights(ann, n, has, weights, p):
+    "k_i = 1/var[P_i] (eq. 20 for inv_var, eq. 22 for inv_var_class) on the items with a pair; 0 elsewhere."
+    C = ann.n_classes
+    if C < 2:
+        raise ValueError("inverse-variance weights need at least two classes; with one class every item agrees "
+                         "perfectly and the variance is 0. Use 'edges', which inv_var equals for C >= 2.")
+    q = None if weights == "inv_var" else (_class_shares(ann) if p is None else _check_variance_args(2, C, p, "exact"))
+    uniq = np.unique(n[has]).astype(int)
+    var = {m: item_agreement_variance(int(m), C, q) for m in uniq}
+    if any(v == 0 for v in var.values()):
+        raise ValueError("`p` puts all mass on one class, so every item's agreement variance is 0 and "
+                         "inverse-variance weights are undefined; pass a distribution with two or more classes.")
+    k = np.zeros_like(n)
+    k[has] = [1 / var[int(m)] for m in n[has]]
+    return k
+
+# %% ../../nbs/sparse_agreement/20_spa.ipynb #cc192572
+def _user_weights(ann, weights, rows):
+    "A user's weights checked: one per row of `ann.counts`, finite and non-negative, as a new float array."
+    if isinstance(weights, pd.Series) and isinstance(ann, Profiles):
+        raise TypeError("`weights`: with Profiles pass one weight per profile as an array (a Series is matched to item ids).")
+    k = _custom_weights(ann, weights)
+    if k.shape != (rows,):
+        what = "profile" if isinstance(ann, Profiles) else "item"
+        raise ValueError(f"`weights` must have one weight per {what} ({rows}), got shape {k.shape}.")
+    if not np.isfinite(k).all() or (k < 0).any(): raise ValueError("`weights` must be finite and non-negative.")
+    return k.copy()
+
+# %% ../../nbs/sparse_agreement/20_spa.ipynb #d3cd5acf
 def spa_weights(ann:Annotations|Profiles, # the annotations, or their profiles (then one weight per profile, for each of its items)
                 weights="flat", # a weighting name (WEIGHTINGS) or one non-negative weight per item (per profile for Profiles)
                 p=None, # inv_var_class only: class distribution; default the empirical class shares
@@ -59,37 +99,15 @@ def spa_weights(ann:Annotations|Profiles, # the annotations, or their profiles (
     if isinstance(weights, str):
         if weights not in WEIGHTINGS:
             raise ValueError(f"`weights` must be one of {list(WEIGHTINGS)} or a vector of item weights, got {weights!r}.")
-        if weights == "flat": k = np.ones_like(n)
-        elif weights == "annotations": k = n.copy()
-        elif weights == "annotations_m1": k = n - 1
-        elif weights == "edges": k = n * (n - 1) / 2
-        else:
-            C = ann.n_classes
-            if C < 2:
-                raise ValueError("inverse-variance weights need at least two classes; with one class every item agrees "
-                                 "perfectly and the variance is 0. Use 'edges', which inv_var equals for C >= 2.")
-            q = None if weights == "inv_var" else (_class_shares(ann) if p is None else _check_variance_args(2, C, p, "exact"))
-            uniq = np.unique(n[has]).astype(int)
-            var = {m: item_agreement_variance(int(m), C, q) for m in uniq}
-            if any(v == 0 for v in var.values()):
-                raise ValueError("`p` puts all mass on one class, so every item's agreement variance is 0 and "
-                                 "inverse-variance weights are undefined; pass a distribution with two or more classes.")
-            k = np.zeros_like(n)
-            k[has] = [1 / var[int(m)] for m in n[has]]
+        k = _inv_var_weights(ann, n, has, weights, p) if weights.startswith("inv_var") else _design_weights(n, weights)
     else:
-        if isinstance(weights, pd.Series) and isinstance(ann, Profiles):
-            raise TypeError("`weights`: with Profiles pass one weight per profile as an array (a Series is matched to item ids).")
-        k = _custom_weights(ann, weights)
-        if k.shape != (rows,):
-            what = "profile" if isinstance(ann, Profiles) else "item"
-            raise ValueError(f"`weights` must have one weight per {what} ({rows}), got shape {k.shape}.")
-        if not np.isfinite(k).all() or (k < 0).any(): raise ValueError("`weights` must be finite and non-negative.")
-        k = k.copy()
+        k = _user_weights(ann, weights, rows)
     k[~has] = 0.0
     if not (k > 0).any():
         raise ValueError("`weights` are zero on every item with two or more labels; SPA would be 0/0. Give positive weights.")
     return k
 
+# %% ../../nbs/sparse_agreement/20_spa.ipynb #ee2319c8
 @dataclass(frozen=True)
 class SPA:
     "Sparse probability of agreement (eq. 7) with the weighting it used."
@@ -113,6 +131,7 @@ class SPA:
         return pd.DataFrame([{"weighting": self.weighting, "value": self.value, "n_items": self.n_items,
                               "n_labels": self.n_labels, "effective_n": self.effective_n}]).set_index("weighting")
 
+# %% ../../nbs/sparse_agreement/20_spa.ipynb #14ac722a
 def spa(ann:Annotations|Profiles, # the annotations (sparse or complete; counts suffice), or their profiles
         weights="flat", # one of WEIGHTINGS, or one non-negative weight per item (per profile for Profiles)
         p=None, # inv_var_class only: class distribution; default the empirical class shares

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from fastcore.basics import patch
 
 from ..data.annotations import Annotations, check_annotations, check_seed
 from .spa import WEIGHTINGS
 from .spa_variance import item_agreement_variance
 
-# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #32b5a4ad
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #881ff2d0
 def _spa_all(counts, C):
     "SPA under all six weightings at once, from an items x classes count matrix."
     c = counts.astype(np.float64)
@@ -32,6 +33,7 @@ def _spa_all(counts, C):
     ks = (np.ones_like(n), n, n - 1, n * (n - 1) / 2, iv, ivc)
     return np.array([(k * ph).sum() / k.sum() for k in ks])
 
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #2f225fb5
 @dataclass(frozen=True)
 class SPAVarianceStudy:
     "SPA for every weighting after the first m labels of many random label orders."
@@ -42,56 +44,110 @@ class SPAVarianceStudy:
 
     @property
     def rounds(self) -> int: return self.values.shape[0]
-    def variance(self) -> pd.DataFrame:
-        "Variance of SPA over rounds, per number of labels (rows) and weighting (columns)."
-        return pd.DataFrame(self.values.var(0, ddof=1), index=pd.Index(self.grid, name="labels"), columns=list(WEIGHTINGS))
-    def relative(self) -> pd.DataFrame:
-        "Variance minus flat weights' variance (the curves of Figure 7)."
-        v = self.variance()
-        return v.sub(v["flat"], axis=0)
-    def table(self, n_boot:int=300, seed:int=0) -> pd.DataFrame:
-        "Table 1's sum over the curve (x 10^4), with bootstrap SEs over rounds and each scheme's rank (1 = least variance)."
-        rng = np.random.default_rng(check_seed(seed))
-        def sums(vals): v = vals.var(0, ddof=1); return (v - v[:, :1]).sum(0) * 1e4
-        est = sums(self.values)
-        boots = np.array([sums(self.values[rng.integers(0, self.rounds, self.rounds)]) for _ in range(n_boot)])
-        ranks = pd.Series(est, index=list(WEIGHTINGS)).rank(method="min").astype(int)
-        boot_rank = np.array([pd.Series(b, index=list(WEIGHTINGS)).rank(method="min").to_numpy() for b in boots])
-        stable = (boot_rank == ranks.to_numpy()).mean(0)
-        return pd.DataFrame({"sum of curve (x1e4)": est, "bootstrap SE": boots.std(0, ddof=1), "rank": ranks.to_numpy(),
-                             "rank reproduced in bootstrap": stable}, index=list(WEIGHTINGS))
-    def to_frame(self) -> pd.DataFrame:
-        "Variance of SPA over rounds: one row per (labels, weighting)."
-        return self.variance().stack().rename("variance").rename_axis(["labels", "weighting"]).to_frame()
-    def ranking(self, z:float=2.0, n_boot:int=300, seed:int=0) -> list:
-        "Weightings from least to most variance, grouped where paired bootstrap differences are within z SE (ties)."
-        rng = np.random.default_rng(check_seed(seed))
-        def sums(vals): v = vals.var(0, ddof=1); return (v - v[:, :1]).sum(0)
-        est = sums(self.values)
-        boots = np.array([sums(self.values[rng.integers(0, self.rounds, self.rounds)]) for _ in range(n_boot)])
-        order = list(np.argsort(est, kind="stable"))
-        groups, cur = [], [order[0]]
-        for j in order[1:]:
-            d = boots[:, j] - boots[:, cur[-1]]
-            if est[j] - est[cur[-1]] <= z * d.std(ddof=1): cur.append(j)
-            else: groups.append(cur); cur = [j]
-        groups.append(cur)
-        return [[WEIGHTINGS[i] for i in g] for g in groups]
-    def plot(self, ax=None):
-        "Figure 7: variance of SPA minus flat's, against the number of labels."
-        import matplotlib.pyplot as plt
-        if ax is None: _, ax = plt.subplots(figsize=(6, 3.4))
-        rel = self.relative()
-        for w in WEIGHTINGS[1:]:
-            ax.plot(rel.index, rel[w], "o-" if w != "inv_var" else "x--", ms=4, label=w)
-        ax.axhline(0, color="k", lw=0.8, label="flat")
-        ax.set(xscale="log", xlabel="labels added at random", ylabel="var(SPA) - var(flat SPA)",
-               title=f"{self.dataset}: {self.rounds} random orders")
-        ax.legend(fontsize=7)
-        return ax
     def __repr__(self):
         return f"SPAVarianceStudy(dataset={self.dataset!r}, rounds={self.rounds}, grid={self.grid.tolist()}, seed={self.seed})"
 
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #540b1726
+@patch
+def variance(self:SPAVarianceStudy) -> pd.DataFrame:
+    "Variance of SPA over rounds, per number of labels (rows) and weighting (columns)."
+    return pd.DataFrame(self.values.var(0, ddof=1), index=pd.Index(self.grid, name="labels"), columns=list(WEIGHTINGS))
+
+@patch
+def relative(self:SPAVarianceStudy) -> pd.DataFrame:
+    "Variance minus flat weights' variance (the curves of Figure 7)."
+    v = self.variance()
+    return v.sub(v["flat"], axis=0)
+
+@patch
+def to_frame(self:SPAVarianceStudy) -> pd.DataFrame:
+    "Variance of SPA over rounds: one row per (labels, weighting)."
+    return self.variance().stack().rename("variance").rename_axis(["labels", "weighting"]).to_frame()
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #f8cb3944
+def _curve_sums(values):
+    "Each weighting's variance over rounds minus flat's, summed over the grid (Table 1's number, before scaling)."
+    v = values.var(0, ddof=1)
+    return (v - v[:, :1]).sum(0)
+
+def _bootstrap_rounds(values, stat, n_boot, rng):
+    "`stat` of `n_boot` resamples of the rounds, drawn with replacement."
+    R = values.shape[0]
+    return np.array([stat(values[rng.integers(0, R, R)]) for _ in range(n_boot)])
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #88f617f5
+@patch
+def table(self:SPAVarianceStudy, n_boot:int=300, seed:int=0) -> pd.DataFrame:
+    "Table 1's sum over the curve (x 10^4), with bootstrap SEs over rounds and each scheme's rank (1 = least variance)."
+    rng = np.random.default_rng(check_seed(seed))
+    def sums(vals): return _curve_sums(vals) * 1e4
+    est = sums(self.values)
+    boots = _bootstrap_rounds(self.values, sums, n_boot, rng)
+    ranks = pd.Series(est, index=list(WEIGHTINGS)).rank(method="min").astype(int)
+    boot_rank = np.array([pd.Series(b, index=list(WEIGHTINGS)).rank(method="min").to_numpy() for b in boots])
+    stable = (boot_rank == ranks.to_numpy()).mean(0)
+    return pd.DataFrame({"sum of curve (x1e4)": est, "bootstrap SE": boots.std(0, ddof=1), "rank": ranks.to_numpy(),
+                         "rank reproduced in bootstrap": stable}, index=list(WEIGHTINGS))
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #5405a1ee
+def _tie_groups(est, boots, z):
+    "Indices from least to most `est`, grouped while each next one is within z paired bootstrap SE of the group's last member."
+    order = list(np.argsort(est, kind="stable"))
+    groups, cur = [], [order[0]]
+    for j in order[1:]:
+        d = boots[:, j] - boots[:, cur[-1]]
+        if est[j] - est[cur[-1]] <= z * d.std(ddof=1): cur.append(j)
+        else: groups.append(cur); cur = [j]
+    groups.append(cur)
+    return groups
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #183efb2c
+@patch
+def ranking(self:SPAVarianceStudy, z:float=2.0, n_boot:int=300, seed:int=0) -> list:
+    "Weightings from least to most variance, grouped where paired bootstrap differences are within z SE (ties)."
+    rng = np.random.default_rng(check_seed(seed))
+    est = _curve_sums(self.values)
+    boots = _bootstrap_rounds(self.values, _curve_sums, n_boot, rng)
+    return [[WEIGHTINGS[i] for i in g] for g in _tie_groups(est, boots, z)]
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #6dddd501
+@patch
+def plot(self:SPAVarianceStudy, ax=None):
+    "Figure 7: variance of SPA minus flat's, against the number of labels."
+    import matplotlib.pyplot as plt
+    if ax is None: _, ax = plt.subplots(figsize=(6, 3.4))
+    rel = self.relative()
+    for w in WEIGHTINGS[1:]:
+        ax.plot(rel.index, rel[w], "o-" if w != "inv_var" else "x--", ms=4, label=w)
+    ax.axhline(0, color="k", lw=0.8, label="flat")
+    ax.set(xscale="log", xlabel="labels added at random", ylabel="var(SPA) - var(flat SPA)",
+           title=f"{self.dataset}: {self.rounds} random orders")
+    ax.legend(fontsize=7)
+    return ax
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #3e1ad286
+def _check_study_args(grid, rounds, total):
+    "Refuse a grid that is not increasing within 2..total labels, and fewer than two rounds."
+    if grid.ndim != 1 or len(grid) == 0 or (np.diff(grid) <= 0).any() or grid[0] < 2 or grid[-1] > total:
+        raise ValueError(f"`grid` must be increasing label counts between 2 and {total} (the labels available), got {grid.tolist()!r}.")
+    if not isinstance(rounds, (int, np.integer)) or rounds < 2: raise ValueError(f"`rounds` must be an integer >= 2, got {rounds!r}.")
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #53ad29aa
+def _one_order(order, grid, I, C):
+    "SPA under every weighting after the first m labels of `order` (codes item * C + class), for each m in `grid`."
+    return np.array([_spa_all(np.bincount(order[:m], minlength=I * C).reshape(I, C), C) for m in grid])
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #a2ba4053
+def _progress(it, desc, progress):
+    "`it`, wrapped in a tqdm progress bar when `progress` is set and tqdm is installed."
+    if progress:
+        try:
+            from tqdm.auto import tqdm
+            return tqdm(it, desc=desc)
+        except ImportError: pass
+    return it
+
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #c4809b1c
 def spa_variance_study(ann:Annotations, # the full sparse annotations; their labels are the pool
                        grid, # numbers of labels m at which to record SPA (increasing, at most the number of labels)
                        rounds:int=300, # random orders of the labels
@@ -104,26 +160,16 @@ def spa_variance_study(ann:Annotations, # the full sparse annotations; their lab
     grid = np.asarray(grid, dtype=np.int64)
     item, _, label = ann.codes()
     total = len(item)
-    if grid.ndim != 1 or len(grid) == 0 or (np.diff(grid) <= 0).any() or grid[0] < 2 or grid[-1] > total:
-        raise ValueError(f"`grid` must be increasing label counts between 2 and {total} (the labels available), got {grid.tolist()!r}.")
-    if not isinstance(rounds, (int, np.integer)) or rounds < 2: raise ValueError(f"`rounds` must be an integer >= 2, got {rounds!r}.")
+    _check_study_args(grid, rounds, total)
     I, C = ann.n_items, ann.n_classes
     key = item.astype(np.int64) * C + label
     rng = np.random.default_rng(check_seed(seed))
     out = np.empty((rounds, len(grid), len(WEIGHTINGS)))
-    it = range(rounds)
-    if progress:
-        try:
-            from tqdm.auto import tqdm
-            it = tqdm(it, desc=f"{name}: rounds")
-        except ImportError: pass
-    for r in it:
-        order = key[rng.permutation(total)[: grid[-1]]]
-        for g, m in enumerate(grid):
-            out[r, g] = _spa_all(np.bincount(order[:m], minlength=I * C).reshape(I, C), C)
+    for r in _progress(range(rounds), f"{name}: rounds", progress):
+        out[r] = _one_order(key[rng.permutation(total)[: grid[-1]]], grid, I, C)
     return SPAVarianceStudy(name, grid, out, seed)
 
-# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #7b12fec2
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #20603c1f
 SECTION6_GRIDS = {"personal attacks": ("personal_attacks", (2_000, 5_000, 10_000, 20_000, 50_000, 100_000)),
                   "GuessTheKarma": ("guessthekarma", (500, 1_000, 2_000, 4_000, 8_000, 16_000))}
 
@@ -136,6 +182,7 @@ def section6_study(rounds:int=200, # random label orders per dataset
     return {k: spa_variance_study(load(d).annotations, g, rounds=rounds, seed=seed, name=k, progress=progress)
             for k, (d, g) in SECTION6_GRIDS.items()}
 
+# %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #0e35a22e
 def save_studies(studies:dict, path):
     "Save studies to one .npz file."
     arrays = {}

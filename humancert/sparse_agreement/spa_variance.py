@@ -14,8 +14,9 @@ from math import comb
 import numpy as np
 from scipy.special import gammaln
 
-# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #8c651118
+# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #b6366e6d
 def _check_variance_args(n, n_classes, p, method):
+    "The class distribution to use (uniform when `p` is None), after checking every argument."
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"`n` must be a positive integer (labels on the item), got {n!r}.")
     if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 2:
@@ -29,6 +30,13 @@ def _check_variance_args(n, n_classes, p, method):
         raise ValueError(f"`p` must be a probability distribution over the classes (non-negative, summing to 1), got {q.tolist()!r}.")
     return q
 
+# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #05c31b3c
+def _closed_form(n, q):
+    "The closed-form variance (2a + 4(n-2)b - (4n-6)a^2) / (n(n-1)), with a = sum p^2 and b = sum p^3."
+    a, b = float((q ** 2).sum()), float((q ** 3).sum())
+    return (2 * a + 4 * (n - 2) * b - (4 * n - 6) * a * a) / (n * (n - 1))
+
+# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #81548593
 def _log_binom_pmf(n, k, p):
     "log P(Binomial(n, p) = k), with 0 log 0 = 0."
     with np.errstate(divide="ignore"):
@@ -37,6 +45,7 @@ def _log_binom_pmf(n, k, p):
     out = out + np.where(k > 0, k * lp, 0.0) + np.where(n - k > 0, (n - k) * lq, 0.0)
     return out
 
+# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #c82b9579
 def _eq41(n, C, multiplicity="appendix"):
     "Eq. 41 as a count of labellings (exact integers): K_csp and K_sps of eq. 21/37; multiplicity 'eq. 21' uses the main text's 2^[n0 = n1]."
     N = n * (n - 1) // 2
@@ -49,30 +58,42 @@ def _eq41(n, C, multiplicity="appendix"):
     k_sps = sum(comb(n, m) * C * (C - 1) ** (n - m) * m * m * (m - 1) ** 2 for m in range(n + 1))   # eq. 21, self-pairs
     return float(Fraction(cross + k_sps, 4 * N * N * C ** n) - Fraction(1, C * C))           # minus E[P]^2 = 1/C^2
 
-def _paper_sums(n, p):
-    "Eq. 50: self-pair and cross-pair sums over binomial/trinomial marginals."
+# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #6396ed05
+def _self_pair_terms(n, p):
+    "Eq. 44-46: E[n_c^2 (n_c - 1)^2] over the binomial marginal of n_c, for each class with p_c > 0."
     k = np.arange(n + 1, dtype=np.float64)
     f = k * (k - 1)                                           # n_c (n_c - 1)
-    e2 = 0.0
-    for c in range(len(p)):                                   # self-pair sum, eq. 44-46
-        if p[c] == 0: continue
-        e2 += float(np.sum(np.exp(_log_binom_pmf(n, k, p[c])) * f * f))
+    return [float(np.sum(np.exp(_log_binom_pmf(n, k, p[c])) * f * f)) for c in range(len(p)) if p[c] != 0]
+
+# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #02404ec1
+def _cross_pair_terms(n, p):
+    "Eq. 47-49: E[n_c (n_c - 1) n_d (n_d - 1)] over the trinomial marginal of (n_c, n_d), for each ordered pair c != d of classes with p > 0."
+    k = np.arange(n + 1, dtype=np.float64)
+    f = k * (k - 1)
     K0, K1 = np.meshgrid(k, k, indexing="ij")
     ok = K0 + K1 <= n
     rest_n = np.where(ok, n - K0 - K1, 0)
     logmult = gammaln(n + 1) - gammaln(K0 + 1) - gammaln(K1 + 1) - gammaln(rest_n + 1)
     F = np.outer(f, f)
-    for c in range(len(p)):                                   # cross-pair sum, eq. 47-49
+    terms = []
+    for c in range(len(p)):
         for d in range(len(p)):
             if c == d or p[c] == 0 or p[d] == 0: continue
             r = 1 - p[c] - p[d]
             with np.errstate(divide="ignore", invalid="ignore"):
                 lr = np.log(r) if r > 0 else -np.inf
                 lw = logmult + K0 * np.log(p[c]) + K1 * np.log(p[d]) + np.where(rest_n > 0, rest_n * lr, 0.0)
-            e2 += float(np.sum(np.where(ok, np.exp(lw), 0.0) * F))
+            terms.append(float(np.sum(np.where(ok, np.exp(lw), 0.0) * F)))
+    return terms
+
+# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #c378d817
+def _paper_sums(n, p):
+    "Eq. 50: self-pair and cross-pair sums over binomial/trinomial marginals."
+    e2 = sum(_self_pair_terms(n, p) + _cross_pair_terms(n, p))
     nn = n * (n - 1)
     return e2 / nn ** 2 - float((p ** 2).sum()) ** 2
 
+# %% ../../nbs/sparse_agreement/21_spa_variance.ipynb #43dc5500
 def item_agreement_variance(n:int, # labels on the item
                             n_classes:int, # number of classes C
                             p=None, # class distribution (length C); None for no distribution (uniform, eq. 20/41)
@@ -82,5 +103,4 @@ def item_agreement_variance(n:int, # labels on the item
     q = _check_variance_args(n, n_classes, p, method)
     if n == 1: return float("inf")
     if method == "paper": return max(0.0, _eq41(int(n), int(n_classes)) if p is None else _paper_sums(int(n), q))
-    a, b = float((q ** 2).sum()), float((q ** 3).sum())
-    return max(0.0, (2 * a + 4 * (n - 2) * b - (4 * n - 6) * a * a) / (n * (n - 1)))
+    return max(0.0, _closed_form(n, q))

@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-# %% ../../nbs/survey/34_abc_theory.ipynb #07cc6713
+# %% ../../nbs/survey/34_abc_theory.ipynb #1cf3c046
 def _check_mixture(states, weights):
+    "States as an S x C array of distributions and their weights, after checking both."
     S = np.asarray(states, dtype=np.float64)
     if S.ndim == 1: S = np.column_stack([1 - S, S])                 # binary: probability of the second class
     w = np.asarray(weights, dtype=np.float64)
@@ -24,10 +25,12 @@ def _check_mixture(states, weights):
     if (w < 0).any() or abs(w.sum() - 1) > 1e-9: raise ValueError("`weights` must be a probability distribution over the states.")
     return S, w
 
+# %% ../../nbs/survey/34_abc_theory.ipynb #5ccd086c
 def _compositions(k, C):
     "All count vectors of k labels over C classes."
     return np.array([c for c in itertools.product(range(k + 1), repeat=C) if sum(c) == k], dtype=np.int64).reshape(-1, C)
 
+# %% ../../nbs/survey/34_abc_theory.ipynb #9075ec04
 def posterior_predictive(y, # counts of the labels seen (C,)
                          states, # one distribution per state (S x C), or for two classes P(second class) per state
                          weights, # probability of each state
@@ -40,26 +43,31 @@ def posterior_predictive(y, # counts of the labels seen (C,)
     post = np.exp(lik - lik.max()); post /= post.sum()
     return post @ S
 
+# %% ../../nbs/survey/34_abc_theory.ipynb #42a32bff
+def _conditional_entropy(S, logS, w, k):
+    "H(Y_k+1 | Y_1..k) in bits for states S (log logS) with weights w: over all count vectors y of k labels."
+    Y = _compositions(k, S.shape[1])
+    logmult = gammaln(k + 1.0) - gammaln(Y + 1.0).sum(1)                    # multinomial coefficient
+    with np.errstate(invalid="ignore"):
+        ll = np.where(Y[:, None, :] > 0, Y[:, None, :] * logS[None], 0.0).sum(2)   # (y, state)
+    joint = np.exp(logmult[:, None] + ll) * w[None]                           # P(y, state)
+    py = joint.sum(1)
+    pred = (joint @ S) / py[:, None]                                          # posterior predictive per y
+    return -np.sum(py[:, None] * np.where(pred > 0, pred * np.log2(pred), 0.0))
+
+# %% ../../nbs/survey/34_abc_theory.ipynb #37682b9d
 def state_mixture_curve(states, # one distribution per state (S x C), or for two classes P(second class) per state
                         weights, # probability of each state
                         max_k:int=9, # largest number of labels seen
                        ) -> pd.DataFrame:
     "Exact limits for a finite mixture of item states: per k, H(Y_k+1 | Y_1..k) and the mutual information in bits (Theorem 1)."
     S, w = _check_mixture(states, weights)
-    C = S.shape[1]
     with np.errstate(divide="ignore", invalid="ignore"):
         logS = np.where(S > 0, np.log(S), -np.inf)
     marg = w @ S
     H0 = -np.sum(np.where(marg > 0, marg * np.log2(marg), 0.0))
     rows = []
     for k in range(max_k + 1):
-        Y = _compositions(k, C)
-        logmult = gammaln(k + 1.0) - gammaln(Y + 1.0).sum(1)                    # multinomial coefficient
-        with np.errstate(invalid="ignore"):
-            ll = np.where(Y[:, None, :] > 0, Y[:, None, :] * logS[None], 0.0).sum(2)   # (y, state)
-        joint = np.exp(logmult[:, None] + ll) * w[None]                           # P(y, state)
-        py = joint.sum(1)
-        pred = (joint @ S) / py[:, None]                                          # posterior predictive per y
-        Hc = -np.sum(py[:, None] * np.where(pred > 0, pred * np.log2(pred), 0.0))
+        Hc = _conditional_entropy(S, logS, w, k)
         rows.append({"k": k, "H(Y_k+1 | Y_1..k)": Hc, "MI": H0 - Hc})
     return pd.DataFrame(rows).set_index("k")

@@ -14,13 +14,38 @@ from scipy.optimize import isotonic_regression
 
 from ..data.annotations import Annotations, check_annotations
 
-# %% ../../nbs/survey/35_case_studies.ipynb #a641bc1b
+# %% ../../nbs/survey/35_case_studies.ipynb #62bf798e
 def _check_binary(ann, fn):
+    "Refuse annotations that do not have exactly two classes."
     check_annotations(ann)
     if ann.n_classes != 2:
         raise ValueError(f"`ann`: {fn} calibrates the probability of one class of two, these annotations have {ann.n_classes} "
                          "classes; merge them with `ann.relabel(...)` first.")
 
+def _check_scores(scores, ann):
+    "The scores as floats, one finite number per item."
+    s = np.asarray(scores, dtype=np.float64) if not isinstance(scores, (str, bytes)) else np.array([])
+    if s.shape != (ann.n_items,): raise ValueError(f"`scores` must hold one number per item ({ann.n_items}), got shape {s.shape}.")
+    if not np.isfinite(s).all(): raise ValueError(f"`scores` has {int((~np.isfinite(s)).sum())} missing or infinite value(s); drop those items first.")
+    return s
+
+def _fit_mask(fit, n):
+    "The items to fit on: the `fit` mask (default all) among the items with labels (n > 0); at least two."
+    m = np.ones(len(n), dtype=bool) if fit is None else np.asarray(fit)
+    if m.shape != (len(n),) or m.dtype != bool: raise ValueError(f"`fit` must be a boolean mask with one entry per item ({len(n)}).")
+    m = m & (n > 0)
+    if m.sum() < 2: raise ValueError("`fit`: at least 2 labelled items are needed to fit a calibration.")
+    return m
+
+# %% ../../nbs/survey/35_case_studies.ipynb #d692d885
+def _pooled_isotonic(s, share):
+    "Distinct scores u and the isotonic fit g of the item shares on them, tied scores pooled first (weighted by their count)."
+    u, inv = np.unique(s, return_inverse=True)                           # pool tied scores
+    w = np.bincount(inv.ravel(), minlength=len(u)).astype(np.float64)
+    y = np.bincount(inv.ravel(), share, minlength=len(u)) / w
+    return u, isotonic_regression(y, weights=w, increasing=True).x
+
+# %% ../../nbs/survey/35_case_studies.ipynb #4dc33df9
 def calibrate_isotonic(scores, # one classifier score per item (higher = more likely the positive class)
                        ann:Annotations, # the human labels (two classes)
                        positive=None, # the positive class; default the second class
@@ -28,27 +53,20 @@ def calibrate_isotonic(scores, # one classifier score per item (higher = more li
                       ) -> pd.DataFrame:
     "Isotonic calibration of scores to P(label), items weighted equally: an items x classes probability table."
     _check_binary(ann, "calibrate_isotonic")
-    s = np.asarray(scores, dtype=np.float64) if not isinstance(scores, (str, bytes)) else np.array([])
-    if s.shape != (ann.n_items,): raise ValueError(f"`scores` must hold one number per item ({ann.n_items}), got shape {s.shape}.")
-    if not np.isfinite(s).all(): raise ValueError(f"`scores` has {int((~np.isfinite(s)).sum())} missing or infinite value(s); drop those items first.")
+    s = _check_scores(scores, ann)
     classes = list(ann.classes)
     pos = classes[1] if positive is None else positive
     if pos not in classes: raise ValueError(f"`positive` must be one of the classes {classes}, got {positive!r}.")
-    m = np.ones(ann.n_items, dtype=bool) if fit is None else np.asarray(fit)
-    if m.shape != (ann.n_items,) or m.dtype != bool: raise ValueError(f"`fit` must be a boolean mask with one entry per item ({ann.n_items}).")
     counts = np.asarray(ann.counts, dtype=np.float64)
     n = counts.sum(1)
-    m = m & (n > 0)
-    if m.sum() < 2: raise ValueError("`fit`: at least 2 labelled items are needed to fit a calibration.")
+    m = _fit_mask(fit, n)
     share = counts[:, classes.index(pos)] / np.maximum(n, 1)
-    u, inv = np.unique(s[m], return_inverse=True)                           # pool tied scores
-    w = np.bincount(inv.ravel(), minlength=len(u)).astype(np.float64)
-    y = np.bincount(inv.ravel(), share[m], minlength=len(u)) / w
-    g = isotonic_regression(y, weights=w, increasing=True).x
+    u, g = _pooled_isotonic(s[m], share[m])
     p = np.interp(s, u, g)
     P = np.empty((ann.n_items, 2)); P[:, classes.index(pos)] = p; P[:, 1 - classes.index(pos)] = 1 - p
     return pd.DataFrame(P, index=pd.Index(ann.items), columns=classes)
 
+# %% ../../nbs/survey/35_case_studies.ipynb #892fdd66
 def calibrate_by_group(groups, # one discrete classifier output per item (a bucket, a predicted label)
                        ann:Annotations, # the human labels
                       ) -> pd.DataFrame:

@@ -11,13 +11,14 @@ __all__ = ['RATING_COMBINERS', 'COMBINERS', 'Combiner', 'Plurality', 'Majority',
 # %% ../../nbs/survey/31_combiners.ipynb #dffa9ab7
 import numpy as np
 from scipy.special import gammaln
+from fastcore.basics import patch
 
 from ..data.annotations import Annotations, check_annotations, check_seed
 from ..data.profiles import Profiles
 from .scoring import rating_values, _combine
 
 
-# %% ../../nbs/survey/31_combiners.ipynb #db116a17
+# %% ../../nbs/survey/31_combiners.ipynb #01e15acd
 def _check_counts_matrix(Y, n_classes):
     Y = np.asarray(Y)
     if Y.ndim != 2 or Y.shape[1] != n_classes:
@@ -25,6 +26,7 @@ def _check_counts_matrix(Y, n_classes):
     if Y.dtype.kind not in "iu" or (Y < 0).any(): raise ValueError("`Y` must hold non-negative integer counts.")
     return Y
 
+# %% ../../nbs/survey/31_combiners.ipynb #6b4255c4
 class Combiner:
     "Base class: a combiner of label-count vectors into a distribution over C labels."
     name, soft = "combiner", True
@@ -40,6 +42,7 @@ class Combiner:
         return (rng.random((len(D), 1)) > np.cumsum(D, 1)).sum(1).clip(max=self.n_classes - 1)
     def __repr__(self): return f"{type(self).__name__}(n_classes={self.n_classes})"
 
+# %% ../../nbs/survey/31_combiners.ipynb #9a40fa03
 class Plurality(Combiner):
     "The most common label among the k; ties (and k = 0) broken uniformly at random."
     name, soft = "plurality", False
@@ -48,6 +51,7 @@ class Plurality(Combiner):
         top = Y == Y.max(1, keepdims=True)
         return top / top.sum(1, keepdims=True)
 
+# %% ../../nbs/survey/31_combiners.ipynb #8d32be6c
 class Majority(Plurality):
     "Majority vote for two labels (ties broken at random); for more labels use Plurality."
     name = "majority"
@@ -55,17 +59,20 @@ class Majority(Plurality):
         if n_classes != 2: raise ValueError(f"majority vote is defined for two classes, these have {n_classes}; use 'plurality'.")
         super().__init__(n_classes)
 
+# %% ../../nbs/survey/31_combiners.ipynb #acfa5eac
 def _check_clip(clip, n_classes):
     if isinstance(clip, bool) or not isinstance(clip, (int, float, np.floating)) or not 0 <= clip < 1 / n_classes:
         raise ValueError(f"`clip` must lie in [0, 1/C) = [0, {1 / n_classes:.3g}), got {clip!r}.")
     return float(clip)
 
+# %% ../../nbs/survey/31_combiners.ipynb #0823e427
 def _clip_probs(P, clip):
     "Probabilities clipped to [clip, 1 - clip] and renormalised (unchanged for clip = 0)."
     if clip <= 0: return P
     P = np.clip(P, clip, 1 - clip)
     return P / P.sum(-1, keepdims=True)
 
+# %% ../../nbs/survey/31_combiners.ipynb #d094e508
 class Frequency(Combiner):
     "Share of each label among the k; probabilities clipped to [clip, 1 - clip] and renormalised; uniform for k = 0."
     name, soft = "frequency", True
@@ -78,7 +85,7 @@ class Frequency(Combiner):
         P = np.where(k > 0, Y / np.maximum(k, 1), 1 / self.n_classes)
         return _clip_probs(P, self.clip)
 
-# %% ../../nbs/survey/31_combiners.ipynb #6e4c01b6
+# %% ../../nbs/survey/31_combiners.ipynb #867a56d6
 class AnonymousBayesian(Combiner):
     "ABC (Algorithms 5-6): next-label probabilities learned from all items, the predicted item excluded."
     name, soft = "abc", True
@@ -100,47 +107,63 @@ class AnonymousBayesian(Combiner):
         self._lg_prof, self._lg_n = gammaln(prof + 1.0), gammaln(self._pn + 1.0)
         self._memo = {}
         self.fallbacks = 0
-    def _terms(self, z):
-        "Per-profile q(z) of the numerator sequence z, for items with at least |z| labels (0 elsewhere), memoised on z."
-        key = tuple(int(v) for v in z)
-        hit = self._memo.get(key)
-        if hit is not None: return hit
-        z = np.asarray(key, dtype=np.float64)
-        k = z.sum()
-        ok = (self._prof >= z).all(1) & (self._pn >= k)        # |z| = k_seen + 1: items that could supply the next label
-        lq = (self._lg_prof - gammaln(np.maximum(self._prof - z, 0) + 1.0)).sum(1) - (self._lg_n - gammaln(np.maximum(self._pn - k, 0) + 1.0))
-        t = np.where(ok, np.exp(np.where(ok, lq, 0.0)), 0.0)
-        self._memo[key] = t
-        return t
-    def _term_one(self, t, item, z):
-        "q(z) of one excluded item, from the profile terms (only if it has at least |z| labels)."
-        return t[self._inv[item]] if self.n[item] >= sum(z) else 0.0
-    def distribution(self, Y, items=None, copies=None):
-        "Next-label distribution for each row of Y; `items` gives the excluded item of each row (None: exclude nothing), `copies` how many copies of it to exclude (a bootstrap's multiplicity; default 1)."
-        Y = _check_counts_matrix(Y, self.n_classes)
-        if items is not None and np.shape(items) != (len(Y),): raise ValueError(f"`items` must give one item per row of Y ({len(Y)}).")
-        if copies is not None and (items is None or np.shape(copies) != (len(Y),)):
-            raise ValueError(f"`copies` needs `items` and one count per row of Y ({len(Y)}).")
-        C = self.n_classes
-        out = np.empty((len(Y), C))
-        cache = {}
-        for r, y in enumerate(Y):
-            it = None if items is None else int(items[r])
-            x = 0.0 if it is None else (1.0 if copies is None else float(copies[r]))
-            key = (tuple(y), it if it is None else self._inv[it], None if it is None else self.n[it], x)
-            if key in cache: out[r] = cache[key]; continue
-            num = np.empty(C)
-            for l in range(C):
-                z = y.copy(); z[l] += 1
-                t = self._terms(z)
-                num[l] = self._mult @ t - (0.0 if it is None else x * self._term_one(t, it, z))
-            den = num.sum()
-            if den <= 1e-300:
-                self.fallbacks += 1
-                p = self.distribution(np.zeros((1, C), dtype=int), None if it is None else [it], None if it is None else [x])[0]
-            else: p = _clip_probs(num / den, self.clip)
-            cache[key] = out[r] = p
-        return out
+
+# %% ../../nbs/survey/31_combiners.ipynb #1b34bcd6
+@patch
+def _terms(self:AnonymousBayesian, z):
+    "Per-profile q(z) of the numerator sequence z, for items with at least |z| labels (0 elsewhere), memoised on z."
+    key = tuple(int(v) for v in z)
+    hit = self._memo.get(key)
+    if hit is not None: return hit
+    z = np.asarray(key, dtype=np.float64)
+    k = z.sum()
+    ok = (self._prof >= z).all(1) & (self._pn >= k)        # |z| = k_seen + 1: items that could supply the next label
+    lq = (self._lg_prof - gammaln(np.maximum(self._prof - z, 0) + 1.0)).sum(1) - (self._lg_n - gammaln(np.maximum(self._pn - k, 0) + 1.0))
+    t = np.where(ok, np.exp(np.where(ok, lq, 0.0)), 0.0)
+    self._memo[key] = t
+    return t
+
+# %% ../../nbs/survey/31_combiners.ipynb #61aceae6
+@patch
+def _term_one(self:AnonymousBayesian, t, item, z):
+    "q(z) of one excluded item, from the profile terms (only if it has at least |z| labels)."
+    return t[self._inv[item]] if self.n[item] >= sum(z) else 0.0
+
+# %% ../../nbs/survey/31_combiners.ipynb #a3fb9d57
+@patch
+def _numerators(self:AnonymousBayesian, y, it, x):
+    "Algorithm 6's numerators: for each next label l, the items' weighted sum of q(y + e_l), x copies of the excluded item `it` left out."
+    num = np.empty(self.n_classes)
+    for l in range(self.n_classes):
+        z = y.copy(); z[l] += 1
+        t = self._terms(z)
+        num[l] = self._mult @ t - (0.0 if it is None else x * self._term_one(t, it, z))
+    return num
+
+# %% ../../nbs/survey/31_combiners.ipynb #efc3ae52
+@patch
+def distribution(self:AnonymousBayesian, Y, items=None, copies=None):
+    "Next-label distribution for each row of Y; `items` gives the excluded item of each row (None: exclude nothing), `copies` how many copies of it to exclude (a bootstrap's multiplicity; default 1)."
+    Y = _check_counts_matrix(Y, self.n_classes)
+    if items is not None and np.shape(items) != (len(Y),): raise ValueError(f"`items` must give one item per row of Y ({len(Y)}).")
+    if copies is not None and (items is None or np.shape(copies) != (len(Y),)):
+        raise ValueError(f"`copies` needs `items` and one count per row of Y ({len(Y)}).")
+    C = self.n_classes
+    out = np.empty((len(Y), C))
+    cache = {}
+    for r, y in enumerate(Y):
+        it = None if items is None else int(items[r])
+        x = 0.0 if it is None else (1.0 if copies is None else float(copies[r]))
+        key = (tuple(y), it if it is None else self._inv[it], None if it is None else self.n[it], x)
+        if key in cache: out[r] = cache[key]; continue
+        num = self._numerators(y, it, x)
+        den = num.sum()
+        if den <= 1e-300:
+            self.fallbacks += 1
+            p = self.distribution(np.zeros((1, C), dtype=int), None if it is None else [it], None if it is None else [x])[0]
+        else: p = _clip_probs(num / den, self.clip)
+        cache[key] = out[r] = p
+    return out
 
 # %% ../../nbs/survey/31_combiners.ipynb #c5f22969
 RATING_COMBINERS = ("mean", "median")

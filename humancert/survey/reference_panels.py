@@ -31,6 +31,7 @@ def _check_noise(noise):
         raise ValueError("`noise` rows must be probability distributions (non-negative, summing to 1): row s is P(label | state s).")
     return T
 
+# %% ../../nbs/survey/36_reference_panels.ipynb #5b84c14e
 def panel_matrix(noise, # C x C: noise[s, l] = P(a rater says l | the item's state is s)
                  r:int, # panel size
                 ) -> np.ndarray:
@@ -47,12 +48,14 @@ def panel_matrix(noise, # C x C: noise[s, l] = P(a rater says l | the item's sta
         out += np.exp(lp)[:, None] * (top / top.sum())[None, :]
     return out
 
+# %% ../../nbs/survey/36_reference_panels.ipynb #14090880
 def panel_scale(noise, # C x C noise matrix of the uniform-noise setting
                 r:int, # panel size
                ) -> float:
     "lambda_r = |det T^(r)| of Lemma 1: the factor by which a panel of r raters scales every DMI score."
     return float(abs(np.linalg.det(panel_matrix(noise, r))))
 
+# %% ../../nbs/survey/36_reference_panels.ipynb #f4bc9b37
 @dataclass(frozen=True)
 class NoiseSimulation:
     "Labels simulated in the uniform-noise setting, with the item states and a classifier of known accuracy."
@@ -67,6 +70,28 @@ class NoiseSimulation:
         "Per item: the state, the classifier's label and the label counts."
         return self.annotations.to_counts().assign(state=self.states, classifier=self.classifier)
 
+# %% ../../nbs/survey/36_reference_panels.ipynb #ba7703f0
+def _check_simulation(n_items, n_raters, accuracy, prior, C):
+    "The state probabilities (uniform by default), after checking the numbers of items and raters and the classifier's accuracy."
+    for name, v, lo in (("n_items", n_items, 1), ("n_raters", n_raters, 2)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo: raise ValueError(f"`{name}` must be an integer >= {lo}, got {v!r}.")
+    if isinstance(accuracy, bool) or not isinstance(accuracy, (int, float)) or not 0 <= accuracy <= 1:
+        raise ValueError(f"`accuracy` must be a probability in [0, 1], got {accuracy!r}.")
+    pi = np.full(C, 1 / C) if prior is None else np.asarray(prior, dtype=np.float64)
+    if pi.shape != (C,) or (pi < 0).any() or not np.isclose(pi.sum(), 1): raise ValueError(f"`prior` must be {C} probabilities summing to 1.")
+    return pi
+
+# %% ../../nbs/survey/36_reference_panels.ipynb #68270518
+def _noisy_labels(states, noise, n_raters, rng):
+    "Label counts of each item: n_raters i.i.d. draws from its state's row of the noise matrix (uniform noise)."
+    n_items, C = len(states), noise.shape[0]
+    counts = np.zeros((n_items, C), dtype=np.int64)
+    for k in range(C):                                            # each state's items at once
+        idx = np.flatnonzero(states == k)
+        counts[idx] = rng.multinomial(n_raters, noise[k], size=len(idx))
+    return counts
+
+# %% ../../nbs/survey/36_reference_panels.ipynb #5ab6c007
 def uniform_noise(n_items:int, # number of items
                   noise, # C x C: noise[s, l] = P(label l | state s)
                   n_raters:int, # labels per item
@@ -77,18 +102,10 @@ def uniform_noise(n_items:int, # number of items
     "Simulate the uniform-noise setting of section 6: one state per label, i.i.d. raters, a classifier independent of them given the state."
     T = _check_noise(noise)
     C = T.shape[0]
-    for name, v, lo in (("n_items", n_items, 1), ("n_raters", n_raters, 2)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo: raise ValueError(f"`{name}` must be an integer >= {lo}, got {v!r}.")
-    if isinstance(accuracy, bool) or not isinstance(accuracy, (int, float)) or not 0 <= accuracy <= 1:
-        raise ValueError(f"`accuracy` must be a probability in [0, 1], got {accuracy!r}.")
-    pi = np.full(C, 1 / C) if prior is None else np.asarray(prior, dtype=np.float64)
-    if pi.shape != (C,) or (pi < 0).any() or not np.isclose(pi.sum(), 1): raise ValueError(f"`prior` must be {C} probabilities summing to 1.")
+    pi = _check_simulation(n_items, n_raters, accuracy, prior, C)
     rng = np.random.default_rng(check_seed(seed))
     s = rng.choice(C, n_items, p=pi)
-    counts = np.zeros((n_items, C), dtype=np.int64)
-    for k in range(C):                                            # each state's items at once
-        idx = np.flatnonzero(s == k)
-        counts[idx] = rng.multinomial(n_raters, T[k], size=len(idx))
+    counts = _noisy_labels(s, T, n_raters, rng)
     wrong = rng.random(n_items) >= accuracy
     h = np.where(wrong, (s + rng.integers(1, C, n_items)) % C, s)
     return NoiseSimulation(Annotations.from_counts(pd.DataFrame(counts, columns=list(range(C)))), s, h, T)
@@ -102,12 +119,14 @@ def _check_states(ann, states):
                          "with more states than labels there is no state to score against.")
     return s
 
+# %% ../../nbs/survey/36_reference_panels.ipynb #b793f9aa
 def _check_star_args(ann, pred, states, scorer):
     "Validated (states, predictions as codes or a probability matrix) for the functions that score against states."
     check_annotations(ann)
     if scorer not in SCORERS: raise ValueError(f"`scorer` must be one of {list(SCORERS)}, got {scorer!r}.")
     return _check_states(ann, states), _check_predictions(ann, pred, "pred")
 
+# %% ../../nbs/survey/36_reference_panels.ipynb #0b2fc6e9
 def hscore_star(pred, # the classifier's label per item (or probabilities)
                 ann:Annotations, # the human labels (only their classes are used)
                 states, # each item's true state as a class code
@@ -117,6 +136,24 @@ def hscore_star(pred, # the classifier's label per item (or probabilities)
     s, p = _check_star_args(ann, pred, states, scorer)
     return ClassifierScore(scorer, float(SCORERS[scorer](p, s, ann.n_classes)), ann.n_items, "against states", 0, 0)
 
+# %% ../../nbs/survey/36_reference_panels.ipynb #e37faf39
+def _star_size(ann, max_k):
+    "K, the number of survey sizes 0..max_k: up to the most labels on an item, all of which may be surveyed (the reference is the state)."
+    nmax = int(np.asarray(ann.n_labels).max())
+    if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or not 0 <= max_k <= nmax):
+        raise ValueError(f"`max_k` must be an integer from 0 to {nmax}, got {max_k!r}.")
+    return nmax + 1 if max_k is None else max_k + 1
+
+# %% ../../nbs/survey/36_reference_panels.ipynb #e7ac2a99
+def _star_curve(comb, counts, p, s, K, scorer, max_subsets, seed):
+    "Algorithm 3 sampled with the state as the reference: c_k, its Monte Carlo SE, and the classifier's h_k on the same items."
+    prof, inv = np.unique(counts, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    c = _relearn(comb, prof, np.bincount(inv, minlength=len(prof)).astype(np.float64))
+    return _sampled_curve(c, SCORERS[scorer], prof, inv, np.ones(len(inv)), K, max_subsets, np.random.default_rng(check_seed(seed)),
+                          p, states=s)
+
+# %% ../../nbs/survey/36_reference_panels.ipynb #23b8b47e
 def state_equivalence(pred, # the classifier's label per item (codes or labels) or probabilities
                       ann:Annotations, # the human labels
                       states, # each item's true state as a class code
@@ -128,18 +165,11 @@ def state_equivalence(pred, # the classifier's label per item (codes or labels) 
                      ) -> SurveyEquivalence:
     "SEQ* (footnote 11): the survey equivalence when the classifier and every survey are scored against the true states."
     s, p = _check_star_args(ann, pred, states, scorer)
-    nmax = int(np.asarray(ann.n_labels).max())
-    if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or not 0 <= max_k <= nmax):
-        raise ValueError(f"`max_k` must be an integer from 0 to {nmax}, got {max_k!r}.")
-    K = nmax + 1 if max_k is None else max_k + 1
+    K = _star_size(ann, max_k)
     comb = make_combiner(combiner, ann)
     _soft_check(comb, scorer)
     counts = np.asarray(ann.counts)
-    prof, inv = np.unique(counts, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    c = _relearn(comb, prof, np.bincount(inv, minlength=len(prof)).astype(np.float64))
-    vals, se, hk = _sampled_curve(c, SCORERS[scorer], prof, inv, np.ones(len(inv)), K, max_subsets, np.random.default_rng(check_seed(seed)),
-                                  p, states=s)
+    vals, se, hk = _star_curve(comb, counts, p, s, K, scorer, max_subsets, seed)
     n = counts.sum(1)
     value, bound = equivalence(hk, vals)
     curve = PowerCurve(comb.name, scorer, np.arange(K), vals, np.array([int((n >= k).sum()) for k in range(K)]),
@@ -149,6 +179,18 @@ def state_equivalence(pred, # the classifier's label per item (codes or labels) 
 # %% ../../nbs/survey/36_reference_panels.ipynb #6f4c333e
 _PAIRS = {"dmi": "plurality", "agreement": "plurality", "cross_entropy": "abc"}   # scorer -> its natural combiner
 
+def _reference_rows(scorer, p, combiner, ann, rs, states, max_k, max_subsets, seed):
+    "One row per panel size r, and one against the states when they are known: the equivalence, its bound and the classifier's score."
+    rows = []
+    for r in rs:
+        e = survey_equivalence(p, ann, combiner, scorer, seed=seed, max_k=max_k, max_subsets=max_subsets, n_reference=r)
+        rows.append({"scorer": scorer, "reference": f"r = {r}", "r": r, "SEQ": e.value, "bound": e.bound, "h": e.classifier_score})
+    if states is not None:
+        e = state_equivalence(p, ann, states, combiner, scorer, max_k, max_subsets, seed)
+        rows.append({"scorer": scorer, "reference": "state", "r": 0, "SEQ": e.value, "bound": e.bound, "h": e.classifier_score})
+    return rows
+
+# %% ../../nbs/survey/36_reference_panels.ipynb #3d7cd485
 def seq_by_reference(pred, # the classifier's labels (for dmi/agreement) and/or probabilities: a dict scorer -> predictions
                      ann:Annotations, # the human labels
                      rs=(1, 3, 5), # panel sizes r
@@ -162,12 +204,5 @@ def seq_by_reference(pred, # the classifier's labels (for dmi/agreement) and/or 
     if not isinstance(pred, dict) or not pred or any(k not in _PAIRS for k in pred):
         raise ValueError(f"`pred` must be a dict from scorers {list(_PAIRS)} to the classifier's predictions for that scorer.")
     pairs = _PAIRS | (combiners or {})
-    rows = []
-    for scorer, p in pred.items():
-        for r in rs:
-            e = survey_equivalence(p, ann, pairs[scorer], scorer, seed=seed, max_k=max_k, max_subsets=max_subsets, n_reference=r)
-            rows.append({"scorer": scorer, "reference": f"r = {r}", "r": r, "SEQ": e.value, "bound": e.bound, "h": e.classifier_score})
-        if states is not None:
-            e = state_equivalence(p, ann, states, pairs[scorer], scorer, max_k, max_subsets, seed)
-            rows.append({"scorer": scorer, "reference": "state", "r": 0, "SEQ": e.value, "bound": e.bound, "h": e.classifier_score})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([row for scorer, p in pred.items()
+                         for row in _reference_rows(scorer, p, pairs[scorer], ann, rs, states, max_k, max_subsets, seed)])

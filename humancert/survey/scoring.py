@@ -15,13 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import sparse, stats
+from scipy import sparse
 from scipy.special import gammaln
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions, soft_predictions, check_seed
 from ..certification.lower import argmax_random_ties
 
-# %% ../../nbs/survey/30_scoring.ipynb #6bacd95f
+# %% ../../nbs/survey/30_scoring.ipynb #5d9ab392
 def _split(pred, n_classes):
     "(hard codes or None, soft matrix or None) from a prediction array."
     a = np.asarray(pred)
@@ -32,6 +32,7 @@ def _split(pred, n_classes):
     if a.ndim == 2 and a.shape[1] == n_classes: return None, a.astype(np.float64)
     raise ValueError(f"predictions must be class codes (1-d) or an n x {n_classes} probability matrix, got shape {a.shape}.")
 
+# %% ../../nbs/survey/30_scoring.ipynb #c0b8ddf9
 def _ref(ref, n, n_classes):
     r = np.asarray(ref)
     if r.shape != (n,): raise ValueError(f"`ref` must hold one label code per prediction ({n}), got shape {r.shape}.")
@@ -40,6 +41,7 @@ def _ref(ref, n, n_classes):
     if n == 0: raise ValueError("no items to score.")
     return r
 
+# %% ../../nbs/survey/30_scoring.ipynb #ced02cb5
 def agreement_score(pred, # class codes (n,) or probabilities (n, C)
                     ref, # reference class codes (n,)
                     n_classes:int, # number of classes C
@@ -49,6 +51,7 @@ def agreement_score(pred, # class codes (n,) or probabilities (n, C)
     r = _ref(ref, len(hard if soft is None else soft), n_classes)
     return float((hard == r).mean()) if soft is None else float(soft[np.arange(len(r)), r].mean())
 
+# %% ../../nbs/survey/30_scoring.ipynb #077fe8f9
 def f1_score(pred, ref, n_classes:int) -> float:
     "F1 of the second class for two classes, macro F1 over the classes present otherwise; probabilities use their argmax."
     hard, soft = _split(pred, n_classes)
@@ -61,6 +64,7 @@ def f1_score(pred, ref, n_classes:int) -> float:
         f.append(2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0)
     return float(np.mean(f))
 
+# %% ../../nbs/survey/30_scoring.ipynb #ba0b52ca
 def cross_entropy_score(pred, ref, n_classes:int) -> float:
     "Mean log2 probability of the reference label (the paper's sign: higher is better)."
     hard, soft = _split(pred, n_classes)
@@ -74,12 +78,15 @@ def cross_entropy_score(pred, ref, n_classes:int) -> float:
                          "cross-entropy is -inf; keep predictions away from 0 (e.g. clip at 0.02 as the frequency combiner does).")
     return float(np.log2(p).mean())
 
+# %% ../../nbs/survey/30_scoring.ipynb #8462db7c
 def _auc_binary(s, y):
     if y.all() or not y.any(): raise ValueError("AUC is undefined when the reference labels have a single class.")
+    from scipy import stats                                   # scipy.stats loads only for the scorers that rank
     rk = stats.rankdata(s)
     n1 = y.sum(); n0 = len(y) - n1
     return float((rk[y].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
 
+# %% ../../nbs/survey/30_scoring.ipynb #9b790c82
 def auc_score(pred, ref, n_classes:int) -> float:
     "Area under the ROC curve: of the second class for two classes, macro one-vs-rest otherwise (needs probabilities)."
     hard, soft = _split(pred, n_classes)
@@ -90,6 +97,7 @@ def auc_score(pred, ref, n_classes:int) -> float:
     if len(present) < 2: raise ValueError("AUC is undefined when the reference labels have a single class.")
     return float(np.mean([_auc_binary(soft[:, c], r == c) for c in present]))
 
+# %% ../../nbs/survey/30_scoring.ipynb #cb9e9b63
 def dmi_score(pred, ref, n_classes:int) -> float:
     "Determinant mutual information |det M| of the joint frequency matrix of predictions and labels (Definition 1, footnote 8)."
     hard, soft = _split(pred, n_classes)
@@ -98,11 +106,13 @@ def dmi_score(pred, ref, n_classes:int) -> float:
     M = P.T @ np.eye(n_classes)[r] / len(r)
     return float(abs(np.linalg.det(M)))
 
+# %% ../../nbs/survey/30_scoring.ipynb #0daf1186
 def _as_numbers(classes):
     vals = np.asarray(classes, dtype=object)
     return vals.astype(float) if all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in vals) \
         else np.arange(len(vals), dtype=float)
 
+# %% ../../nbs/survey/30_scoring.ipynb #b3221dac
 def _correlation(pred, ref, n_classes, classes, method):
     hard, soft = _split(pred, n_classes)
     vals = _as_numbers(classes if classes is not None else range(n_classes))
@@ -110,8 +120,10 @@ def _correlation(pred, ref, n_classes, classes, method):
     r = _ref(ref, len(x), n_classes)
     y = vals[r]
     if np.ptp(x) == 0 or np.ptp(y) == 0: raise ValueError("a correlation is undefined when predictions or labels are constant.")
+    from scipy import stats
     return float((stats.pearsonr if method == "pearson" else stats.spearmanr)(x, y)[0])
 
+# %% ../../nbs/survey/30_scoring.ipynb #5fcc9fe2
 def pearson_score(pred, ref, n_classes:int, classes=None) -> float:
     "Pearson correlation of predictions and labels as numbers (class values if numeric, else codes; probabilities give expected values)."
     return _correlation(pred, ref, n_classes, classes, "pearson")
@@ -120,16 +132,18 @@ def spearman_score(pred, ref, n_classes:int, classes=None) -> float:
     "Spearman rank correlation of predictions and labels as numbers, like pearson_score."
     return _correlation(pred, ref, n_classes, classes, "spearman")
 
+# %% ../../nbs/survey/30_scoring.ipynb #c2569aea
 SCORERS = {"agreement": agreement_score, "f1": f1_score, "cross_entropy": cross_entropy_score, "auc": auc_score,
            "dmi": dmi_score, "pearson": pearson_score, "spearman": spearman_score}
 DECOMPOSABLE = ("agreement", "cross_entropy")   # means over items of a per-item score
 
-# %% ../../nbs/survey/30_scoring.ipynb #02bfece8
+# %% ../../nbs/survey/30_scoring.ipynb #be8eeb16
 def _compositions(r, C):
     "Every vector of C non-negative integers summing to r (stars and bars)."
     for bars in itertools.combinations(range(r + C - 1), C - 1):
         yield np.diff(np.array([-1, *bars, r + C - 1])) - 1
 
+# %% ../../nbs/survey/30_scoring.ipynb #e90fbbb6
 def _check_plurality_args(counts, r):
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or r < 1:
         raise ValueError(f"`r` must be an integer >= 1 (the panel size), got {r!r}.")
@@ -140,6 +154,7 @@ def _check_plurality_args(counts, r):
                          "pass Annotations.counts.")
     return c
 
+# %% ../../nbs/survey/30_scoring.ipynb #83df7e22
 def plurality_distribution(counts, # items x classes label counts
                            r:int=1, # size of the reference panel, drawn without replacement from each item's labels
                           ) -> np.ndarray:
@@ -161,6 +176,7 @@ def plurality_distribution(counts, # items x classes label counts
     out[ok] = q
     return out
 
+# %% ../../nbs/survey/30_scoring.ipynb #7bc518b5
 def _draw_orders(counts, rng, K):
     "One random order of every item's labels: (I, K + 1) label codes by position (-1 past the item's labels)."
     counts = np.asarray(counts)
@@ -175,11 +191,13 @@ def _draw_orders(counts, rng, K):
     M[item[keep], rank[keep]] = lab[order][keep]
     return M
 
+# %% ../../nbs/survey/30_scoring.ipynb #23ead662
 def _plurality(block, C, rng):
     "Plurality label of each row of label codes (-1 = none), ties broken uniformly at random."
     votes = (block[:, :, None] == np.arange(C)).sum(1).astype(np.float64)
     return argmax_random_ties(votes, rng)
 
+# %% ../../nbs/survey/30_scoring.ipynb #055e6734
 def _check_reference(n_reference, n_max):
     if isinstance(n_reference, bool) or not isinstance(n_reference, (int, np.integer)) or n_reference < 1:
         raise ValueError(f"`n_reference` must be an integer >= 1 (the plurality of that many held-out raters), got {n_reference!r}; "
@@ -189,7 +207,7 @@ def _check_reference(n_reference, n_max):
                          f"the most labels on an item is {n_max}.")
     return int(n_reference)
 
-# %% ../../nbs/survey/30_scoring.ipynb #8997e541
+# %% ../../nbs/survey/30_scoring.ipynb #d15c9a80
 @dataclass(frozen=True)
 class ClassifierScore:
     "A classifier's score against human raters (Algorithm 1)."
@@ -209,11 +227,13 @@ class ClassifierScore:
         "One-row DataFrame indexed by scorer."
         return pd.DataFrame([self.__dict__]).set_index("scorer")
 
+# %% ../../nbs/survey/30_scoring.ipynb #8c08957e
 def _scorer(scorer):
     if callable(scorer): return getattr(scorer, "__name__", "custom"), scorer
     if scorer not in SCORERS: raise ValueError(f"`scorer` must be one of {list(SCORERS)} or a function, got {scorer!r}.")
     return scorer, SCORERS[scorer]
 
+# %% ../../nbs/survey/30_scoring.ipynb #b4af2dbc
 def item_scores(pred, # class codes (I,) or probabilities (I, C), one per item
                 counts, # items x classes label counts
                 scorer:str="agreement", # 'agreement' or 'cross_entropy' (scorers that are means over items)
@@ -239,6 +259,40 @@ def item_scores(pred, # class codes (I,) or probabilities (I, C), one per item
         s = (w * np.where(w > 0, L, 0.0)).sum(1)
     return np.where((n > 0) & (n >= r), s, np.nan)
 
+# %% ../../nbs/survey/30_scoring.ipynb #22ae90a6
+def _per_annotator_score(fn, name, pred, item, annot, label, n_annotators, n, C):
+    "Algorithm 1 literally: the score against each rater on the items it labelled, averaged (raters with fewer than 2 items or an undefined score left out)."
+    vals = []
+    for j in range(n_annotators):
+        sel = annot == j
+        if sel.sum() < 2: continue
+        try: vals.append(fn(pred[item[sel]], label[sel], C))
+        except ValueError: continue                        # undefined for this rater (e.g. one class only)
+    if not vals: raise ValueError(f"the {name} score is undefined against every rater (too few items or a single class each).")
+    return ClassifierScore(name, float(np.mean(vals)), int((n > 0).sum()), "per annotator", len(vals))
+
+# %% ../../nbs/survey/30_scoring.ipynb #02b579a6
+def _random_reference(counts, cum, n, r, C, rng):
+    "One reference label per item: one of its n labels drawn uniformly (r = 1), or the plurality of r drawn without replacement."
+    if r == 1: return ((rng.random(len(counts)) * n)[:, None] >= cum).sum(1)     # one label drawn uniformly per item
+    return _plurality(_draw_orders(counts, rng, r - 1), C, rng)                   # plurality of r labels without replacement
+
+# %% ../../nbs/survey/30_scoring.ipynb #d914e804
+def _sampled_score(fn, name, pred, counts, n, r, C, n_rounds, seed):
+    "The mean score over rounds of random references, on the items with at least r labels (rounds where it is undefined left out)."
+    rng = np.random.default_rng(seed)
+    has = np.flatnonzero(n >= r)
+    counts = counts[has]
+    cum = np.cumsum(counts, 1)
+    vals = []
+    for _ in range(n_rounds):
+        ref = _random_reference(counts, cum, n[has], r, C, rng)
+        try: vals.append(fn(pred[has], ref, C))
+        except ValueError: continue                                 # undefined on this draw (e.g. a single class)
+    if not vals: raise ValueError(f"the {name} score is undefined on every round (the references have a single class).")
+    return ClassifierScore(name, float(np.mean(vals)), len(has), "sampled", len(vals), r)
+
+# %% ../../nbs/survey/30_scoring.ipynb #4dd05466
 def classifier_score(pred, # one label per item, or an items x classes probability matrix / DataFrame
                      ann:Annotations, # the human labels
                      scorer="agreement", # a name in SCORERS or a function (pred, ref, n_classes) -> float
@@ -259,27 +313,8 @@ def classifier_score(pred, # one label per item, or an items x classes probabili
         s = item_scores(pred, ann.counts, name, r)
         return ClassifierScore(name, float(np.nanmean(s)), int((n >= r).sum()), "exact", 0, r)
     item, annot, label = ann.codes()
-    if annot is not None and r == 1:
-        vals = []
-        for j in range(ann.n_annotators):
-            sel = annot == j
-            if sel.sum() < 2: continue
-            try: vals.append(fn(pred[item[sel]], label[sel], C))
-            except ValueError: continue                        # undefined for this rater (e.g. one class only)
-        if not vals: raise ValueError(f"the {name} score is undefined against every rater (too few items or a single class each).")
-        return ClassifierScore(name, float(np.mean(vals)), int((n > 0).sum()), "per annotator", len(vals))
-    rng = np.random.default_rng(seed)
-    has = np.flatnonzero(n >= r)
-    counts = np.asarray(ann.counts)[has]
-    cum = np.cumsum(counts, 1)
-    vals = []
-    for _ in range(n_rounds):
-        if r == 1: ref = ((rng.random(len(has)) * n[has])[:, None] >= cum).sum(1)     # one label drawn uniformly per item
-        else: ref = _plurality(_draw_orders(counts, rng, r - 1), C, rng)          # plurality of r labels without replacement
-        try: vals.append(fn(pred[has], ref, C))
-        except ValueError: continue                                 # undefined on this draw (e.g. a single class)
-    if not vals: raise ValueError(f"the {name} score is undefined on every round (the references have a single class).")
-    return ClassifierScore(name, float(np.mean(vals)), len(has), "sampled", len(vals), r)
+    if annot is not None and r == 1: return _per_annotator_score(fn, name, pred, item, annot, label, ann.n_annotators, n, C)
+    return _sampled_score(fn, name, pred, np.asarray(ann.counts), n, r, C, n_rounds, seed)
 
 # %% ../../nbs/survey/30_scoring.ipynb #3f3fbc78
 SCALE_SCORERS = ("neg_rmse", "neg_mae", "pearson", "spearman", "kendall")
@@ -298,11 +333,47 @@ def rating_values(classes, # the classes of an Annotations (its `classes`)
     return v
 
 
-# %% ../../nbs/survey/30_scoring.ipynb #48cebb79
+# %% ../../nbs/survey/30_scoring.ipynb #d15595f1
 def _onehot(g, G):
     "Sparse P x G indicator of each point's group."
     return sparse.csr_matrix((np.ones(len(g)), (np.arange(len(g)), g)), shape=(len(g), G))
 
+# %% ../../nbs/survey/30_scoring.ipynb #15f935c4
+def _pearson_terms(om, x, q, v, m):
+    "Covariance and variances of (prediction, reference rating) under each sample's joint law, from five moments linear in the weights."
+    mx, my = om @ x, m @ v
+    cov = om @ (x * (q @ v)) - mx * my
+    return cov, om @ x ** 2 - mx ** 2, m @ v ** 2 - my ** 2
+
+# %% ../../nbs/survey/30_scoring.ipynb #0d56e9e5
+def _prediction_law(om, x):
+    "Each sample's law of the prediction over its distinct values (B x G), and each point's value index."
+    ux, g = np.unique(x, return_inverse=True)
+    H = _onehot(g.ravel(), len(ux))
+    return np.asarray((H.T @ om.T).T), g.ravel()
+
+# %% ../../nbs/survey/30_scoring.ipynb #29f67627
+def _spearman_terms(om, q, m, Gx, g):
+    "Pearson's terms for the mid-distribution ranks F(t-) + P(t)/2 of the prediction and of the rating (each rank has mean 1/2)."
+    Fx, Fy = np.cumsum(Gx, 1) - Gx / 2, np.cumsum(m, 1) - m / 2
+    cov = (om * Fx[:, g] * (Fy @ q.T)).sum(1) - 0.25
+    return cov, (Gx * Fx ** 2).sum(1) - 0.25, (m * Fy ** 2).sum(1) - 0.25
+
+# %% ../../nbs/survey/30_scoring.ipynb #e2fef421
+def _kendall_terms(om, q, v, m, Gx, g):
+    "tau-b's terms for two independent draws: P(concordant) - P(discordant), and the probabilities of no tie in the prediction and in the rating."
+    o = np.argsort(g, kind="stable")
+    first = np.searchsorted(g[o], g[o])                              # each sorted point's first tie
+    Sv = np.sign(v[None, :] - v[:, None])
+    cov = np.empty(len(om))
+    for b0 in range(0, len(om), 32):                                 # blocks of samples bound the memory (32 x P x C)
+        Q = om[b0:b0 + 32, o, None] * q[o]                           # the joint law, points by prediction
+        L = np.cumsum(Q, 1) - Q
+        L = L[:, first]                                              # mass at strictly smaller predictions
+        cov[b0:b0 + 32] = 2 * (Q * (L @ Sv)).sum((1, 2))             # sum of Q[a] sign(v_a - v_c) L[c]
+    return cov, 1 - (Gx ** 2).sum(1), 1 - (m ** 2).sum(1)
+
+# %% ../../nbs/survey/30_scoring.ipynb #e335649d
 def _joint_scores(x, # (P,) the prediction at each point
                   q, # (P, C) the law of the reference rating at each point
                   v, # (C,) the rating values
@@ -316,35 +387,16 @@ def _joint_scores(x, # (P,) the prediction at each point
     if scorer == "neg_mae": return -(om @ (q * np.abs(x[:, None] - v)).sum(1))
     if scorer == "neg_rmse": return -np.sqrt(om @ (q * (x[:, None] - v) ** 2).sum(1))
     m = om @ q                                                           # the reference rating's law, B x C
-    if scorer == "pearson":
-        mx, my = om @ x, m @ v
-        cov = om @ (x * (q @ v)) - mx * my
-        vx, vy = om @ x ** 2 - mx ** 2, m @ v ** 2 - my ** 2
+    if scorer == "pearson": cov, vx, vy = _pearson_terms(om, x, q, v, m)
     else:
-        ux, g = np.unique(x, return_inverse=True)
-        H = _onehot(g.ravel(), len(ux))
-        Gx = np.asarray((H.T @ om.T).T)                                  # the prediction's law over its distinct values, B x G
-        if scorer == "spearman":                                         # Pearson of the mid-distribution ranks F(t-) + P(t)/2
-            Fx, Fy = np.cumsum(Gx, 1) - Gx / 2, np.cumsum(m, 1) - m / 2
-            cov = (om * Fx[:, g.ravel()] * (Fy @ q.T)).sum(1) - 0.25
-            vx, vy = (Gx * Fx ** 2).sum(1) - 0.25, (m * Fy ** 2).sum(1) - 0.25
-        elif scorer == "kendall":                                        # tau-b: (P(concordant) - P(discordant)) / sqrt(no-tie terms)
-            o = np.argsort(g.ravel(), kind="stable")
-            first = np.searchsorted(g.ravel()[o], g.ravel()[o])              # each sorted point's first tie
-            Sv = np.sign(v[None, :] - v[:, None])
-            cov = np.empty(len(om))
-            for b0 in range(0, len(om), 32):                             # blocks of samples bound the memory (32 x P x C)
-                Q = om[b0:b0 + 32, o, None] * q[o]                       # the joint law, points by prediction
-                L = np.cumsum(Q, 1) - Q
-                L = L[:, first]                                          # mass at strictly smaller predictions
-                cov[b0:b0 + 32] = 2 * (Q * (L @ Sv)).sum((1, 2))         # sum of Q[a] sign(v_a - v_c) L[c]
-            vx, vy = 1 - (Gx ** 2).sum(1), 1 - (m ** 2).sum(1)
+        Gx, g = _prediction_law(om, x)                                   # the prediction's law over its distinct values, B x G
+        if scorer == "spearman": cov, vx, vy = _spearman_terms(om, q, m, Gx, g)
+        elif scorer == "kendall": cov, vx, vy = _kendall_terms(om, q, v, m, Gx, g)
         else: raise ValueError(f"`scorer` must be one of {list(SCALE_SCORERS)}, got {scorer!r}.")
     ok = (vx > 1e-12) & (vy > 1e-12)
     return np.where(ok, cov / np.sqrt(np.where(ok, vx * vy, 1.0)), np.nan)
 
-
-# %% ../../nbs/survey/30_scoring.ipynb #638c3450
+# %% ../../nbs/survey/30_scoring.ipynb #7a8b90bf
 def _median_of_counts(Y, v):
     "Median of each row's multiset of ratings (Y: counts of each value v); the mean of the two middle ones for an even count."
     k = Y.sum(1)
@@ -352,10 +404,12 @@ def _median_of_counts(Y, v):
     at = lambda j: v[(cum <= j[:, None]).sum(1).clip(max=len(v) - 1)]  # the j-th smallest rating (0-based)
     return (at((k - 1) // 2) + at(k // 2)) / 2
 
+# %% ../../nbs/survey/30_scoring.ipynb #8894c6f7
 def _combine(Y, v, combiner):
     "What a panel with rating counts Y (rows, k >= 1 ratings each) combines to: their mean or median."
     return Y @ v / Y.sum(1) if combiner == "mean" else _median_of_counts(Y, v)
 
+# %% ../../nbs/survey/30_scoring.ipynb #1fa79e3d
 def _curve_points(prof, k, v, combiner):
     "Every (profile, survey counts y) with y a possible k-subset of the profile's ratings: profile index, prediction, P(y | profile), reference law."
     C = prof.shape[1]
@@ -367,6 +421,7 @@ def _curve_points(prof, k, v, combiner):
     lp = (gammaln(w + 1) - gammaln(Y + 1) - gammaln(w - Y + 1)).sum(1) - (gammaln(n[p] + 1.0) - gammaln(k + 1.0) - gammaln(n[p] - k + 1.0))
     return p, _combine(Y, v, combiner), np.exp(lp), (w - Y) / (n[p] - k)[:, None]
 
+# %% ../../nbs/survey/30_scoring.ipynb #b760d84b
 def _constant(m, v, combiner):
     "The k = 0 prediction, one number per sample: the mean or the median of the reference rating's law m (B x C)."
     if combiner == "mean": return m @ v
@@ -375,6 +430,19 @@ def _constant(m, v, combiner):
     hi = np.where(np.abs(F[np.arange(len(m)), lo] - 0.5) <= 1e-12, lo + 1, lo).clip(max=len(v) - 1)
     return (v[lo] + v[hi]) / 2
 
+# %% ../../nbs/survey/30_scoring.ipynb #f6cb01e9
+def _constant_scores(prof, v, combiner, scorer, Wp):
+    "c_0 in each sample: the score of one constant prediction (the mean or median of the reference rating's law over the items); 0 for a correlation."
+    if scorer not in ("neg_mae", "neg_rmse"): return 0.0                # a constant prediction: no association
+    n = prof.sum(1)
+    q0 = prof / np.maximum(n, 1)[:, None]
+    W0 = np.where(n >= 1, Wp, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = (W0 @ q0) / W0.sum(1, keepdims=True)
+    d = np.abs(v[None, :] - _constant(m, v, combiner)[:, None])
+    return -(m * d).sum(1) if scorer == "neg_mae" else -np.sqrt((m * d ** 2).sum(1))
+
+# %% ../../nbs/survey/30_scoring.ipynb #08ef1aa3
 def scale_curve_samples(prof, # (Q, C) distinct rating-count profiles
                         v, # (C,) the rating values
                         combiner:str, # 'mean' or 'median'
@@ -384,21 +452,14 @@ def scale_curve_samples(prof, # (Q, C) distinct rating-count profiles
                        ) -> np.ndarray:
     "c_k for k = 0..K-1 in each sample (B x K): the score of (k raters combined, one other rater of the same item), items weighted equally."
     Wp = np.atleast_2d(np.asarray(Wp, dtype=np.float64))
-    n = prof.sum(1)
     out = np.full((len(Wp), K), np.nan)
-    q0 = prof / np.maximum(n, 1)[:, None]
-    W0 = np.where(n >= 1, Wp, 0.0)
-    if scorer in ("neg_mae", "neg_rmse"):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            m = (W0 @ q0) / W0.sum(1, keepdims=True)
-        d = np.abs(v[None, :] - _constant(m, v, combiner)[:, None])
-        out[:, 0] = -(m * d).sum(1) if scorer == "neg_mae" else -np.sqrt((m * d ** 2).sum(1))
-    else: out[:, 0] = 0.0                                               # a constant prediction: no association
+    out[:, 0] = _constant_scores(prof, v, combiner, scorer, Wp)
     for k in range(1, K):
         p, x, pk, q = _curve_points(prof, k, v, combiner)
         if len(p): out[:, k] = _joint_scores(x, q, v, Wp[:, p] * pk, scorer)
     return out
 
+# %% ../../nbs/survey/30_scoring.ipynb #132ab002
 def scale_classifier_samples(pred, # (I,) the classifier's predicted rating per item
                              counts, # (I, C) rating counts per item
                              v, # (C,) the rating values
@@ -418,4 +479,3 @@ def scale_classifier_samples(pred, # (I,) the classifier's predicted rating per 
         if key not in done: done[key] = _joint_scores(pred[keep], q[keep], v, Wi[:, keep], scorer) if key else np.full(len(Wi), np.nan)
         out[:, k] = done[key]
     return out
-

@@ -10,6 +10,8 @@ __all__ = ['MIN_CURVE_ITEMS', 'equivalence', 'SurveyEquivalence', 'survey_equiva
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #3a5b8ec9
 from dataclasses import dataclass, field
 
+from fastcore.basics import patch
+
 import numpy as np
 import pandas as pd
 from scipy.special import gammaln
@@ -43,53 +45,34 @@ def equivalence(h, # the classifier's score, or its score on the items behind ea
     k = int(above[0]) + 1                                         # leftmost crossing
     return float(k - 1 + (-d[k - 1]) / (d[k] - d[k - 1])), "="
 
-# %% ../../nbs/survey/33_survey_equivalence.ipynb #2aa53269
-def _scale_predictions(ann, predictions, v):
-    "The classifier's predicted rating of each item (floats, in the items' order); a probability matrix gives its expected rating."
-    if isinstance(predictions, pd.DataFrame) or np.ndim(predictions) == 2: return soft_predictions(ann, predictions, "predictions") @ v
-    if isinstance(predictions, pd.Series):
-        s = predictions.reindex(ann.items)
-        if s.isna().any():
-            raise ValueError(f"`predictions`: no predicted rating for {int(s.isna().sum())} item(s), e.g. {s.index[s.isna()][0]!r}; "
-                             "index the Series by the annotations' items, one number each.")
-        predictions = s.to_numpy()
-    try: x = np.asarray(predictions, dtype=np.float64)
-    except (TypeError, ValueError): raise TypeError("`predictions` must be one predicted rating (a number) per item for a scale scorer.") from None
-    if x.shape != (ann.n_items,): raise ValueError(f"`predictions` must hold one rating per item ({ann.n_items}), got shape {x.shape}.")
-    if not np.isfinite(x).all(): raise ValueError(f"`predictions`: {int((~np.isfinite(x)).sum())} predicted rating(s) are not finite numbers.")
-    return x
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #20815dc5
+def _matched(s_item, n, K, mult=None, r=1):
+    "The classifier's mean per-item score on the items with at least k + r labels, for each k (weighted by multiplicity): two bincounts."
+    m = np.ones(len(s_item)) if mult is None else np.asarray(mult, dtype=np.float64)
+    n = np.asarray(n, dtype=np.intp)
+    top = max(int(n.max()), K + r) + 1
+    tail = lambda v: np.bincount(n, v, minlength=top)[::-1].cumsum()[::-1]   # sums over the items with n >= j, every j
+    sw, w = tail(m * s_item), tail(m)
+    j = np.arange(K) + r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(w[j] > 0, sw[j] / w[j], np.nan)
 
-def _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference):
-    "Survey equivalence on a scale: the exact curve of a numeric panel and the classifier's score, every bootstrap sample scored at once."
-    v, K, name = _check_scale_args(ann, combiner, scorer, n_bootstrap, max_k, "auto", clip, n_reference)
-    pred = _scale_predictions(ann, predictions, v)
-    if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
-    rng = np.random.default_rng(check_seed(seed))
-    prof, inv = _curve_data(ann)
-    counts = np.asarray(ann.counts)
-    values = scale_curve_samples(prof, v, name, scorer, K, np.bincount(inv, minlength=len(prof))[None])[0]
-    hk = scale_classifier_samples(pred, counts, v, scorer, K, np.ones((1, len(pred))))[0]
-    if not np.isfinite(hk).all(): raise ValueError(f"`predictions`: the classifier's {scorer} is undefined (its predictions are constant).")
-    if not np.isfinite(values).all():
-        raise ValueError(f"`ann`: the raters' {scorer} is undefined at k = {int(np.argmin(np.isfinite(values)))} (every rating the same).")
-    target = hk if matched else np.full(K, hk[0])
-    value, bound = equivalence(target, values)
-    samples, bounds = [], []
-    for Wi, Wp in _scale_bootstrap(inv, len(prof), n_bootstrap, rng, progress):
-        for c, h in zip(scale_curve_samples(prof, v, name, scorer, K, Wp), scale_classifier_samples(pred, counts, v, scorer, K, Wi)):
-            t = h if matched else np.full(K, h[0])
-            ok = np.isfinite(c) & np.isfinite(t)                         # a sample without items of k + 1 ratings ends its curve there
-            stop = K if ok.all() else int(np.argmin(ok))
-            if stop == 0: raise ValueError(f"a bootstrap sample leaves the {scorer} undefined at k = 0 (a constant); use another scorer.")
-            b_value, b_bound = equivalence(t[:stop], c[:stop])
-            samples.append(b_value); bounds.append(b_bound)
-    n = prof.sum(1)[inv]
-    curve = PowerCurve(name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]),
-                       np.empty((0, K)), "exact", np.zeros(K))
-    return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(samples), np.array(bounds, dtype=object), target)
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #15c6aee0
+def _read_equivalence(target, levels, K):
+    "Algorithm 4 reading c_k in growing chunks, only up to its first crossing of `target` (no later point can change the answer); levels(lo, hi) gives c_lo..c_{hi-1}."
+    c, hi = np.empty(0), 0
+    while hi < K:
+        lo, hi = hi, min(K, max(4, 2 * hi))
+        c = np.r_[c, levels(lo, hi)]
+        defined = np.isfinite(c) & np.isfinite(target[:hi])           # a sample without items of k + r labels has no c_k from there on
+        if not defined.all():
+            stop = int(np.argmin(defined))
+            return equivalence(target[:stop], c[:stop])
+        value, bound = equivalence(target[:hi], c)
+        if bound != ">": return value, bound
+    return value, bound
 
-
-# %% ../../nbs/survey/33_survey_equivalence.ipynb #a5e481f5
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #3f1f5224
 MIN_CURVE_ITEMS = 100   # a curve point from fewer items is flagged: its standard error can exceed 0.05 (see below)
 
 @dataclass(frozen=True)
@@ -113,55 +96,55 @@ class SurveyEquivalence:
         "2.5 % and 97.5 % bootstrap quantiles of the equivalence (NaN without bootstrap)."
         if not len(self.samples): return (float("nan"), float("nan"))
         return tuple(float(q) for q in np.quantile(self.samples, [0.025, 0.975]))
-    def __repr__(self):
-        lo, hi = self.interval
-        iv = "" if not len(self.samples) else f", 95% interval [{lo:.3f}, {hi:.3f}] from {len(self.samples)} bootstraps"
-        return (f"SurveyEquivalence(SEQ {self.bound} {self.value:.3f}{iv}; {self.curve.combiner} + {self.curve.scorer}, "
-                f"classifier score {self.classifier_score:.4f}" + (f", label outside the classes on {self.n_outside} item(s)" if self.n_outside else "")
-                + (f", ABC's prior for 0/0 on {self.curve.n_prior} (item, k) pairs" if self.curve.n_prior else "")
-                + (f", curve points from fewer than {MIN_CURVE_ITEMS} items: " + ", ".join(f"k={k} ({n})" for k, n in self.few_items.items())
-                   if self.few_items else "") + ")")
-    def to_frame(self) -> pd.DataFrame:
-        "One row: the equivalence, its bound, interval, classifier score, and bootstrap outcome counts."
-        lo, hi = self.interval
-        return pd.DataFrame([{"combiner": self.curve.combiner, "scorer": self.curve.scorer, "SEQ": self.value, "bound": self.bound,
-                              "lower": lo, "upper": hi, "classifier score": self.classifier_score,
-                              "bootstrap '<'": int((self.sample_bounds == "<").sum()), "bootstrap '>'": int((self.sample_bounds == ">").sum())}])
-    def plot(self, ax=None, label="classifier"):
-        "The power curve, the classifier's score as a line, and the equivalence (Figures 4-5)."
-        import matplotlib.pyplot as plt
-        if ax is None: _, ax = plt.subplots(figsize=(6, 3.6))
-        self.curve.plot(ax, label="k raters")
-        h = self.classifier_curve
-        if h is None or np.allclose(h, self.classifier_score):
-            ax.axhline(self.classifier_score, color="C3", lw=1.2, label=f"{label} ({self.classifier_score:.4f})")
-        else: ax.step(self.curve.k, h, where="mid", color="C3", lw=1.2, label=f"{label}, on the items behind each c_k")
-        if self.bound == "=": ax.axvline(self.value, color="C3", ls="--", lw=1, label=f"survey equivalence {self.value:.2f}")
-        if self.few_items:                                                  # points resting on too few items, with their counts
-            few = np.isin(self.curve.k, list(self.few_items))
-            ax.plot(self.curve.k[few], self.curve.values[few], "o", mfc="none", mec="C3", ms=10, label=f"fewer than {MIN_CURVE_ITEMS} items")
-            for k, v, n in zip(self.curve.k[few], self.curve.values[few], self.curve.n_items[few]):
-                ax.annotate(f"{n} items", (k, v), textcoords="offset points", xytext=(4, -12), fontsize=7, color="C3")
-        ax.set_title(f"{self.curve.combiner} + {self.curve.scorer}: SEQ {self.bound} {self.value:.2f}")
-        ax.legend(fontsize=8)
-        return ax
 
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #efe82f8d
+@patch
+def __repr__(self:SurveyEquivalence):
+    lo, hi = self.interval
+    iv = "" if not len(self.samples) else f", 95% interval [{lo:.3f}, {hi:.3f}] from {len(self.samples)} bootstraps"
+    return (f"SurveyEquivalence(SEQ {self.bound} {self.value:.3f}{iv}; {self.curve.combiner} + {self.curve.scorer}, "
+            f"classifier score {self.classifier_score:.4f}" + (f", label outside the classes on {self.n_outside} item(s)" if self.n_outside else "")
+            + (f", ABC's prior for 0/0 on {self.curve.n_prior} (item, k) pairs" if self.curve.n_prior else "")
+            + (f", curve points from fewer than {MIN_CURVE_ITEMS} items: " + ", ".join(f"k={k} ({n})" for k, n in self.few_items.items())
+               if self.few_items else "") + ")")
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #daf34ea4
+@patch
+def to_frame(self:SurveyEquivalence) -> pd.DataFrame:
+    "One row: the equivalence, its bound, interval, classifier score, and bootstrap outcome counts."
+    lo, hi = self.interval
+    return pd.DataFrame([{"combiner": self.curve.combiner, "scorer": self.curve.scorer, "SEQ": self.value, "bound": self.bound,
+                          "lower": lo, "upper": hi, "classifier score": self.classifier_score,
+                          "bootstrap '<'": int((self.sample_bounds == "<").sum()), "bootstrap '>'": int((self.sample_bounds == ">").sum())}])
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #f534d1e5
+@patch
+def plot(self:SurveyEquivalence, ax=None, label="classifier"):
+    "The power curve, the classifier's score as a line, and the equivalence (Figures 4-5)."
+    import matplotlib.pyplot as plt
+    if ax is None: _, ax = plt.subplots(figsize=(6, 3.6))
+    self.curve.plot(ax, label="k raters")
+    h = self.classifier_curve
+    if h is None or np.allclose(h, self.classifier_score):
+        ax.axhline(self.classifier_score, color="C3", lw=1.2, label=f"{label} ({self.classifier_score:.4f})")
+    else: ax.step(self.curve.k, h, where="mid", color="C3", lw=1.2, label=f"{label}, on the items behind each c_k")
+    if self.bound == "=": ax.axvline(self.value, color="C3", ls="--", lw=1, label=f"survey equivalence {self.value:.2f}")
+    if self.few_items:                                                  # points resting on too few items, with their counts
+        few = np.isin(self.curve.k, list(self.few_items))
+        ax.plot(self.curve.k[few], self.curve.values[few], "o", mfc="none", mec="C3", ms=10, label=f"fewer than {MIN_CURVE_ITEMS} items")
+        for k, v, n in zip(self.curve.k[few], self.curve.values[few], self.curve.n_items[few]):
+            ax.annotate(f"{n} items", (k, v), textcoords="offset points", xytext=(4, -12), fontsize=7, color="C3")
+    ax.set_title(f"{self.curve.combiner} + {self.curve.scorer}: SEQ {self.bound} {self.value:.2f}")
+    ax.legend(fontsize=8)
+    return ax
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #0a3cdfaa
 def _check_predictions(ann, predictions, name="predictions", outside=False):
     "Class codes of a hard classifier, or the probability matrix of a soft one (2-d input), checked against `ann`."
     two_d = isinstance(predictions, pd.DataFrame) or np.ndim(predictions) == 2
     return soft_predictions(ann, predictions, name) if two_d else hard_predictions(ann, predictions, name, outside)
 
-def _matched(s_item, n, K, mult=None, r=1):
-    "The classifier's mean per-item score on the items with at least k + r labels, for each k (weighted by multiplicity): two bincounts."
-    m = np.ones(len(s_item)) if mult is None else np.asarray(mult, dtype=np.float64)
-    n = np.asarray(n, dtype=np.intp)
-    top = max(int(n.max()), K + r) + 1
-    tail = lambda v: np.bincount(n, v, minlength=top)[::-1].cumsum()[::-1]   # sums over the items with n >= j, every j
-    sw, w = tail(m * s_item), tail(m)
-    j = np.arange(K) + r
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(w[j] > 0, sw[j] / w[j], np.nan)
-
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #e11640d6
 def _profile_items(ann, predictions):
     "Each item's row of the Profiles `ann`, in the profile path's item order (grouped by count vector): the classifier is their model label."
     if predictions is not None:
@@ -173,20 +156,60 @@ def _profile_items(ann, predictions):
     rows = np.argsort(pinv, kind="stable")
     return np.repeat(rows, ann.weight[rows])
 
-def _read_equivalence(target, levels, K):
-    "Algorithm 4 reading c_k in growing chunks, only up to its first crossing of `target` (no later point can change the answer); levels(lo, hi) gives c_lo..c_{hi-1}."
-    c, hi = np.empty(0), 0
-    while hi < K:
-        lo, hi = hi, min(K, max(4, 2 * hi))
-        c = np.r_[c, levels(lo, hi)]
-        defined = np.isfinite(c) & np.isfinite(target[:hi])           # a sample without items of k + r labels has no c_k from there on
-        if not defined.all():
-            stop = int(np.argmin(defined))
-            return equivalence(target[:stop], c[:stop])
-        value, bound = equivalence(target[:hi], c)
-        if bound != ">": return value, bound
-    return value, bound
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #c459333a
+def _outside_as_no_class(pred, # class codes of a hard classifier (codes >= C: labels no annotator used), or probabilities
+                         counts, # items x classes label counts
+                         scorer:str, # the scorer's name
+                        ) -> tuple:
+    "Codes and counts with every label outside the classes as one extra class of zero counts, and how many items have one."
+    C = counts.shape[1]
+    if np.ndim(pred) == 2 or not (pred >= C).any(): return pred, counts, 0
+    n_out = int((pred >= C).sum())
+    if scorer != "agreement":
+        raise ValueError(f"`predictions`: {n_out} item(s) have a label that is no class of the annotations; scorer='agreement' "
+                         f"scores such a label as agreeing with nobody, but {scorer!r} needs the classes: map those labels to a "
+                         "class, or drop those items.")
+    return np.minimum(pred, C), np.column_stack([counts, np.zeros(len(counts), dtype=counts.dtype)]), n_out
 
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #95fa24a0
+def _classifier_and_counts(ann, predictions, scorer):
+    "The classifier's labels (codes or probabilities) and the items' counts in the curve's item order, a label outside the classes as one more class."
+    if isinstance(ann, Profiles):                                       # items as the profile path orders them
+        rows = _profile_items(ann, predictions)
+        pred, counts = ann.model[rows], np.asarray(ann.counts)[rows]
+    else: pred, counts = _check_predictions(ann, predictions, outside=True), np.asarray(ann.counts)
+    return _outside_as_no_class(pred, counts, scorer)                   # only the classifier's scores see the extra class
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #9dd70586
+def _sample_reader(how, comb, prof, inv, pred, counts, n, K, scorer, n_reference, max_subsets, rng):
+    "For item multiplicities: the sample's curve as a reader of levels, its Monte Carlo SE, h_k and h (exact: weight-free work done once)."
+    if how == "exact":
+        s_item = item_scores(pred, counts, scorer, n_reference)            # raises for a hard classifier with cross-entropy
+        exact = _curve_fn(comb, prof, K, scorer, n_reference)              # weight-independent work done once
+    fn = SCORERS[scorer]
+    def one(item_mult):
+        "The sample's curve as a reader of levels, its Monte Carlo SE, h_k and h."
+        if how == "exact":
+            levels = exact(*_units(inv, item_mult, len(prof)))              # ABC leaves out every copy of the predicted item
+            hk = _matched(s_item, n, K, item_mult, n_reference)
+            return levels, np.zeros(K), hk, float(hk[0])                    # h: every item with r labels, i.e. k = 0
+        cv, se, hk = _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
+        h = float(hk[0])                                              # k = 0: every item, a random reference label each
+        return (lambda lo=0, hi=K: cv[lo:hi]), se, hk, h
+    return one
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #e35204ea
+def _bootstrap_equivalences(one, n_items, K, n_bootstrap, rng, progress, matched):
+    "The bootstrap equivalences and their bounds: items drawn with replacement, each sample's curve read only as far as its crossing."
+    samples, bounds = [], []
+    for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
+        im = np.bincount(rng.integers(0, n_items, n_items), minlength=n_items).astype(np.float64)
+        lb, _, hkb, hb = one(im)
+        v, b = _read_equivalence(hkb if matched else np.full(K, hb), lb, K)   # the curve only as far as the crossing
+        samples.append(v); bounds.append(b)
+    return samples, bounds
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #a5e481f5
 def survey_equivalence(predictions, # one label per item, or an items x classes probability matrix / DataFrame; None with Profiles; a predicted rating per item with 'mean'/'median'
                        ann:Annotations|Profiles, # the human labels, or their profiles with the model's label (the classifier)
                        combiner="abc", # 'plurality', 'majority', 'frequency' or 'abc'; for ratings 'mean' or 'median'
@@ -204,59 +227,75 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
     if scale_request(combiner, scorer):                                  # ratings as numbers: mean/median + a scale scorer
         return _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference)
     K, how = _check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", max_subsets, n_reference)
-    if isinstance(ann, Profiles):                                       # items as the profile path orders them
-        rows = _profile_items(ann, predictions)
-        pred, counts = ann.model[rows], np.asarray(ann.counts)[rows]
-    else: pred, counts = _check_predictions(ann, predictions, outside=True), np.asarray(ann.counts)
-    pred, counts, n_out = _outside_as_no_class(pred, counts, scorer)      # only the classifier's scores see the extra class
+    pred, counts, n_out = _classifier_and_counts(ann, predictions, scorer)
     if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
     comb = make_combiner(combiner, ann, clip)
     _soft_check(comb, scorer)
     n = row_sums(counts)                                              # int64: the matched scores' bincounts use it as is
     prof, inv = _curve_data(ann)
-    fn = SCORERS[scorer]
     rng = np.random.default_rng(check_seed(seed))
-    if how == "exact":
-        s_item = item_scores(pred, counts, scorer, n_reference)            # raises for a hard classifier with cross-entropy
-        exact = _curve_fn(comb, prof, K, scorer, n_reference)              # weight-independent work done once
-    def one(item_mult):
-        "The sample's curve as a reader of levels, its Monte Carlo SE, h_k and h."
-        if how == "exact":
-            levels = exact(*_units(inv, item_mult, len(prof)))              # ABC leaves out every copy of the predicted item
-            hk = _matched(s_item, n, K, item_mult, n_reference)
-            return levels, np.zeros(K), hk, float(hk[0])                    # h: every item with r labels, i.e. k = 0
-        cv, se, hk = _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
-        h = float(hk[0])                                              # k = 0: every item, a random reference label each
-        return (lambda lo=0, hi=K: cv[lo:hi]), se, hk, h
+    one = _sample_reader(how, comb, prof, inv, pred, counts, n, K, scorer, n_reference, max_subsets, rng)
     levels, se, hk, h = one(np.ones(len(inv)))
     values = levels()
     target = hk if matched else np.full(K, h)
     value, bound = equivalence(target, values)
-    samples, bounds = [], []
-    for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
-        im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)
-        lb, _, hkb, hb = one(im)
-        v, b = _read_equivalence(hkb if matched else np.full(K, hb), lb, K)   # the curve only as far as the crossing
-        samples.append(v); bounds.append(b)
+    samples, bounds = _bootstrap_equivalences(one, len(inv), K, n_bootstrap, rng, progress, matched)
     n_prior = _abc_prior_cases(prof, np.bincount(inv, minlength=len(prof)), K, n_reference) if comb.name == "abc" else 0
     curve = PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + n_reference).sum()) for k in range(K)]),
                        np.empty((0, K)), how, se, n_prior, _max_k_cut(ann, max_k, K, n_reference))
     return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), target, n_out)
 
-# %% ../../nbs/survey/33_survey_equivalence.ipynb #c459333a
-def _outside_as_no_class(pred, # class codes of a hard classifier (codes >= C: labels no annotator used), or probabilities
-                         counts, # items x classes label counts
-                         scorer:str, # the scorer's name
-                        ) -> tuple:
-    "Codes and counts with every label outside the classes as one extra class of zero counts, and how many items have one."
-    C = counts.shape[1]
-    if np.ndim(pred) == 2 or not (pred >= C).any(): return pred, counts, 0
-    n_out = int((pred >= C).sum())
-    if scorer != "agreement":
-        raise ValueError(f"`predictions`: {n_out} item(s) have a label that is no class of the annotations; scorer='agreement' "
-                         f"scores such a label as agreeing with nobody, but {scorer!r} needs the classes: map those labels to a "
-                         "class, or drop those items.")
-    return np.minimum(pred, C), np.column_stack([counts, np.zeros(len(counts), dtype=counts.dtype)]), n_out
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #2aa53269
+def _scale_predictions(ann, predictions, v):
+    "The classifier's predicted rating of each item (floats, in the items' order); a probability matrix gives its expected rating."
+    if isinstance(predictions, pd.DataFrame) or np.ndim(predictions) == 2: return soft_predictions(ann, predictions, "predictions") @ v
+    if isinstance(predictions, pd.Series):
+        s = predictions.reindex(ann.items)
+        if s.isna().any():
+            raise ValueError(f"`predictions`: no predicted rating for {int(s.isna().sum())} item(s), e.g. {s.index[s.isna()][0]!r}; "
+                             "index the Series by the annotations' items, one number each.")
+        predictions = s.to_numpy()
+    try: x = np.asarray(predictions, dtype=np.float64)
+    except (TypeError, ValueError): raise TypeError("`predictions` must be one predicted rating (a number) per item for a scale scorer.") from None
+    if x.shape != (ann.n_items,): raise ValueError(f"`predictions` must hold one rating per item ({ann.n_items}), got shape {x.shape}.")
+    if not np.isfinite(x).all(): raise ValueError(f"`predictions`: {int((~np.isfinite(x)).sum())} predicted rating(s) are not finite numbers.")
+    return x
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #ddbef837
+def _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched):
+    "The bootstrap equivalences on a scale: each block of samples' curves and h_k from their item weights at once, read by Algorithm 4."
+    samples, bounds = [], []
+    for Wi, Wp in _scale_bootstrap(inv, len(prof), n_bootstrap, rng, progress):
+        for c, h in zip(scale_curve_samples(prof, v, name, scorer, K, Wp), scale_classifier_samples(pred, counts, v, scorer, K, Wi)):
+            t = h if matched else np.full(K, h[0])
+            ok = np.isfinite(c) & np.isfinite(t)                         # a sample without items of k + 1 ratings ends its curve there
+            stop = K if ok.all() else int(np.argmin(ok))
+            if stop == 0: raise ValueError(f"a bootstrap sample leaves the {scorer} undefined at k = 0 (a constant); use another scorer.")
+            b_value, b_bound = equivalence(t[:stop], c[:stop])
+            samples.append(b_value); bounds.append(b_bound)
+    return samples, bounds
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #e5a6445b
+def _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference):
+    "Survey equivalence on a scale: the exact curve of a numeric panel and the classifier's score, every bootstrap sample scored at once."
+    v, K, name = _check_scale_args(ann, combiner, scorer, n_bootstrap, max_k, "auto", clip, n_reference)
+    pred = _scale_predictions(ann, predictions, v)
+    if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
+    rng = np.random.default_rng(check_seed(seed))
+    prof, inv = _curve_data(ann)
+    counts = np.asarray(ann.counts)
+    values = scale_curve_samples(prof, v, name, scorer, K, np.bincount(inv, minlength=len(prof))[None])[0]
+    hk = scale_classifier_samples(pred, counts, v, scorer, K, np.ones((1, len(pred))))[0]
+    if not np.isfinite(hk).all(): raise ValueError(f"`predictions`: the classifier's {scorer} is undefined (its predictions are constant).")
+    if not np.isfinite(values).all():
+        raise ValueError(f"`ann`: the raters' {scorer} is undefined at k = {int(np.argmin(np.isfinite(values)))} (every rating the same).")
+    target = hk if matched else np.full(K, hk[0])
+    value, bound = equivalence(target, values)
+    samples, bounds = _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched)
+    n = prof.sum(1)[inv]
+    curve = PowerCurve(name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]),
+                       np.empty((0, K)), "exact", np.zeros(K))
+    return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(samples), np.array(bounds, dtype=object), target)
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #d348d6f7
 def _check_panels(amateurs, experts):
@@ -269,9 +308,10 @@ def _check_panels(amateurs, experts):
         raise ValueError(f"`amateurs` and `experts` must label the same items in the same order ({amateurs.n_items} and "
                          f"{experts.n_items} items); build both from one table.")
 
-def _cross_scores(comb, A, E, mult, k, scorer):
-    "Per-item expected score of the combined k amateur labels against one expert label (NaN where it is undefined)."
-    I, C = A.shape
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #97b68724
+def _panel_profiles(A, E, mult, k):
+    "Items with k amateur labels and an expert label, grouped by (amateur counts, expert counts, multiplicity): el, amateur counts, expert shares, inv, weights, own copies."
+    C = A.shape[1]
     na, ne = A.sum(1), E.sum(1)
     el = (na >= k) & (ne > 0)
     mcol = mult.astype(np.int64)[:, None]                           # items are units with their bootstrap multiplicity, so that
@@ -280,26 +320,43 @@ def _cross_scores(comb, A, E, mult, k, scorer):
     pm = np.bincount(inv, mult[el], minlength=len(prof))
     x = prof[:, -1].astype(np.float64)                             # copies of the own item to leave out
     prof = prof[:, :-1]
-    pa, pr = prof[:, :C], prof[:, C:] / prof[:, C:].sum(1, keepdims=True)
+    return el, prof[:, :C], prof[:, C:] / prof[:, C:].sum(1, keepdims=True), inv, pm, x
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #92bb9af8
+def _subset_draws(pa, k):
+    "Every amateur count vector y that k of a group's labels can show, with its probability q(y) = prod_c C(a_c, y_c) / C(n, k)."
     p, Y = _subcompositions(pa, k)                                # every (profile, amateur counts y) that can occur
     w, Yf, na_p = pa[p].astype(np.float64), Y.astype(np.float64), pa[p].sum(1).astype(np.float64)
     q = np.exp((_lfall(w, Yf) - gammaln(Yf + 1)).sum(1) - (_lfall(na_p, k) - gammaln(k + 1.0)))   # P(y | profile)
-    if comb.name == "abc":                                        # sums over the other items, grouped by y
-        _, yi = np.unique(Y, axis=0, return_inverse=True)
-        yi = yi.ravel()
-        den = np.bincount(yi, pm[p] * q)[yi] - x[p] * q
-        num = np.stack([np.bincount(yi, pm[p] * q * pr[p, c])[yi] for c in range(C)], 1) - (x[p] * q)[:, None] * pr[p]
-        prior = ((pm @ pr)[None, :] - x[p, None] * pr[p]) / np.maximum(pm.sum() - x[p], 1e-300)[:, None]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            D = _clip_probs(np.where(den[:, None] > 1e-300, num / den[:, None], prior), comb.clip)
+    return p, Y, q
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #fbb55290
+def _cross_abc(Y, p, q, pm, pr, x, clip):
+    "ABC across panels: P(expert = c | y) from the other items weighted by q_j(y); their mean expert share where none can show y."
+    C = pr.shape[1]
+    _, yi = np.unique(Y, axis=0, return_inverse=True)
+    yi = yi.ravel()
+    den = np.bincount(yi, pm[p] * q)[yi] - x[p] * q
+    num = np.stack([np.bincount(yi, pm[p] * q * pr[p, c])[yi] for c in range(C)], 1) - (x[p] * q)[:, None] * pr[p]
+    prior = ((pm @ pr)[None, :] - x[p, None] * pr[p]) / np.maximum(pm.sum() - x[p], 1e-300)[:, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _clip_probs(np.where(den[:, None] > 1e-300, num / den[:, None], prior), clip)
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #aa33537f
+def _cross_scores(comb, A, E, mult, k, scorer):
+    "Per-item expected score of the combined k amateur labels against one expert label (NaN where it is undefined)."
+    el, pa, pr, inv, pm, x = _panel_profiles(A, E, mult, k)
+    p, Y, q = _subset_draws(pa, k)                                # every (profile, amateur counts y) that can occur
+    if comb.name == "abc": D = _cross_abc(Y, p, q, pm, pr, x, comb.clip)   # sums over the other items, grouped by y
     else: D = comb.distribution(Y)
     with np.errstate(invalid="ignore"):
         contrib = np.where(pr[p] > 0, pr[p] * _score_dist(D, scorer), 0.0).sum(1)
     if not np.isfinite(contrib).all(): raise ZeroProbabilityError(k)
-    s = np.full(I, np.nan)
-    s[el] = np.bincount(p, q * contrib, minlength=len(prof))[inv]
+    s = np.full(len(A), np.nan)
+    s[el] = np.bincount(p, q * contrib, minlength=len(pa))[inv]
     return s
 
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #312bcde9
 def _check_cross_args(amateurs, experts, combiner, scorer, clip):
     _check_panels(amateurs, experts)
     if scorer not in DECOMPOSABLE:
@@ -308,6 +365,7 @@ def _check_cross_args(amateurs, experts, combiner, scorer, clip):
     _soft_check(comb, scorer)
     return comb
 
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #b7fb4e29
 def cross_panel_curve(amateurs:Annotations, # the amateurs' labels
                       experts:Annotations, # the experts' labels, on the same items
                       combiner="abc", # how k amateur labels are combined ('abc' is learned across panels)
@@ -328,6 +386,28 @@ def cross_panel_curve(amateurs:Annotations, # the amateurs' labels
         vals.append(float(np.nanmean(s))); nk.append(int((~np.isnan(s)).sum()))
     return PowerCurve(f"{comb.name} (amateurs)", scorer, np.arange(top + 1), np.array(vals), np.array(nk), np.empty((0, top + 1)))
 
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #885f97fd
+def _survey_items(A, E, k):
+    "The items a survey of k amateurs can be read on: at least k amateur labels and 2 expert labels (the expert curve holds one out)."
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
+        raise ValueError(f"`k` must be an integer >= 0 (amateurs in the survey), got {k!r}.")
+    use = (A.sum(1) >= k) & (E.sum(1) >= 2)
+    if use.sum() < 2:
+        raise ValueError(f"`k`: only {int(use.sum())} item(s) have at least {k} amateur labels and 2 expert labels; "
+                         "lower `k` or add labels.")
+    return use
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #d7ab1b25
+def _expert_sample_reader(comb, ecomb, A, E, prof, inv, ne, K, k, scorer):
+    "For item multiplicities: the expert curve as a reader of levels, no Monte Carlo SE, and the amateurs' h_k and h on the same items."
+    exact = _curve_fn(ecomb, prof, K, scorer)
+    def one(im):
+        levels = exact(*_units(inv, im, len(prof)))                      # ABC leaves out every copy of the predicted item
+        s = _cross_scores(comb, A, E, im, k, scorer)
+        return levels, None, _matched(s, ne, K, im), float(np.average(s, weights=im))
+    return one
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #b0ad02ad
 def expert_equivalence(amateurs:Annotations, # the amateurs' labels
                        experts:Annotations, # the experts' labels, on the same items
                        k:int, # number of amateurs in the survey
@@ -342,12 +422,7 @@ def expert_equivalence(amateurs:Annotations, # the amateurs' labels
     "How many experts a survey of k amateurs is worth: their score read off the expert power curve, on the same items."
     comb = _check_cross_args(amateurs, experts, combiner, scorer, clip)
     A, E = np.asarray(amateurs.counts), np.asarray(experts.counts)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
-        raise ValueError(f"`k` must be an integer >= 0 (amateurs in the survey), got {k!r}.")
-    use = (A.sum(1) >= k) & (E.sum(1) >= 2)
-    if use.sum() < 2:
-        raise ValueError(f"`k`: only {int(use.sum())} item(s) have at least {k} amateur labels and 2 expert labels; "
-                         "lower `k` or add labels.")
+    use = _survey_items(A, E, k)
     A, E = A[use], E[use]
     ex = Annotations.from_counts(pd.DataFrame(E, columns=list(experts.classes)))
     K, _ = _check_curve_args(ex, scorer, n_bootstrap, max_k, "exact", 200)
@@ -355,19 +430,11 @@ def expert_equivalence(amateurs:Annotations, # the amateurs' labels
     prof, inv = np.unique(E, axis=0, return_inverse=True)
     inv = inv.ravel()
     ecomb = make_combiner(combiner, ex, clip)
-    exact = _curve_fn(ecomb, prof, K, scorer)
-    def one(im):
-        levels = exact(*_units(inv, im, len(prof)))                      # ABC leaves out every copy of the predicted item
-        s = _cross_scores(comb, A, E, im, k, scorer)
-        return levels, _matched(s, ne, K, im), float(np.average(s, weights=im))
-    levels, hk, h = one(np.ones(len(A)))
+    one = _expert_sample_reader(comb, ecomb, A, E, prof, inv, ne, K, k, scorer)
+    levels, _, hk, h = one(np.ones(len(A)))
     cv = levels()
     value, bound = equivalence(hk, cv)
     rng = np.random.default_rng(check_seed(seed))
-    samples, bounds = [], []
-    for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
-        im = np.bincount(rng.integers(0, len(A), len(A)), minlength=len(A)).astype(np.float64)
-        lb, hkb, _ = one(im)
-        v, b = _read_equivalence(hkb, lb, K); samples.append(v); bounds.append(b)
+    samples, bounds = _bootstrap_equivalences(one, len(A), K, n_bootstrap, rng, progress, True)
     curve = PowerCurve(ecomb.name, scorer, np.arange(K), cv, np.array([int((ne > j).sum()) for j in range(K)]), np.empty((0, K)))
     return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), hk)
