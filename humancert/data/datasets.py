@@ -1,4 +1,4 @@
-"""Eight real multi-rater datasets, as `Annotations` plus the classifier outputs that come with each: the survey-equivalence paper's four, ImageNet ReaL's raters with an expert-labelled subset, Davidson et al.'s hate-speech counts with a model's out-of-fold predictions, and TweetEval-Annotated's annotators and LLM with the author's own emoji as oracle.
+"""Ten multi-rater datasets, as `Annotations` plus the classifier outputs that come with each: the survey-equivalence paper's four (its synthetic running example and three real sets), ImageNet ReaL's raters with an expert-labelled subset, Davidson et al.'s hate-speech counts with a model's out-of-fold predictions, TweetEval-Annotated's annotators and LLM with the author's own emoji as oracle, CEBaB's star ratings with the author's rating, and DICES-350's safety ratings with expert gold.
 
 Docs: https://humancert.github.io/humancert/data/datasets.html.md"""
 
