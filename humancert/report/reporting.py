@@ -23,7 +23,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.special import gammaln
 from fastcore.basics import patch
 
 from .. import __version__
@@ -42,7 +41,7 @@ from ..survey.survey_equivalence import survey_equivalence, SurveyEquivalence, M
 from ..data.datasets import DATASETS, load
 from ..survey.calibration import calibrate_by_group
 from ..agreement.measures import krippendorff_alpha, fleiss_kappa
-from ..survey.power_curve import scale_request
+from ..survey.power_curve import scale_request, log_comb
 from ..survey.scoring import rating_values
 
 
@@ -52,18 +51,11 @@ def _k_grid(n_max, points=25):
     return np.unique(np.round(np.linspace(2, n_max, min(points, n_max - 1))).astype(int))
 
 # %% ../../nbs/report/80_report.ipynb #1676e43d
-def _log_comb(a, b):
-    "log C(a, b) elementwise; -inf where b < 0 or b > a (no way to choose)."
-    ok = (b >= 0) & (b <= a)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        v = gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
-    return np.where(ok, v, -np.inf)
-
 def _majority_probs(counts, k):
     "P(class c holds more than half of k labels drawn without replacement), per row and class: hypergeometric tails."
     n = counts.sum(1, keepdims=True)
-    log_total = _log_comb(n, k)                                     # every row has at least k labels
-    return sum(np.exp(_log_comb(counts, y) + _log_comb(n - counts, k - y) - log_total)   # P(Y = y), y > k/2
+    log_total = log_comb(n, k)                                     # every row has at least k labels
+    return sum(np.exp(log_comb(counts, y) + log_comb(n - counts, k - y) - log_total)   # P(Y = y), y > k/2
                for y in range(k // 2 + 1, k + 1))
 
 # %% ../../nbs/report/80_report.ipynb #5aa42bc7
