@@ -22,7 +22,7 @@ import json, sys, time
 t = time.perf_counter()
 import humancert
 dt = time.perf_counter() - t
-heavy = [m for m in ("scipy.stats", "scipy.optimize", "duckdb", "narwhals", "matplotlib", "pandas") if m in sys.modules]
+heavy = [m for m in ("scipy.stats", "scipy.optimize", "scipy.sparse", "tqdm", "duckdb", "narwhals", "matplotlib", "pandas") if m in sys.modules]
 print(json.dumps({"import_s": dt, "heavy": heavy, "file": humancert.__file__}))
 """
 
@@ -41,7 +41,7 @@ C.Certificate.confidence_at = timed
 buf = io.StringIO()
 with contextlib.redirect_stdout(buf): code = main(["report", "--dataset", "personal_attacks", "--quiet"])
 t2 = time.perf_counter()
-heavy = [m for m in ("scipy.stats", "scipy.optimize", "duckdb", "narwhals", "matplotlib", "pandas") if m in sys.modules]
+heavy = [m for m in ("scipy.stats", "scipy.optimize", "scipy.sparse", "tqdm", "duckdb", "narwhals", "matplotlib", "pandas") if m in sys.modules]
 print(json.dumps({"code": code, "import_s": t1 - t0, "report_s": t2 - t1, "sweep_s": sweep[0], "heavy": heavy}))
 """
 

@@ -142,11 +142,11 @@ def test_annotations_cross_process_boundaries():
 
 
 def test_report_loads_only_what_it_needs(tmp_path):
-    "The report on a bundled dataset loads neither scipy.stats, DuckDB, narwhals nor matplotlib (issue 25: a command under 1 s); writing it with --out draws figures, so matplotlib then loads (the check sees a load)."
+    "The report on a bundled dataset loads neither scipy.stats, scipy.optimize, scipy.sparse, tqdm, DuckDB, narwhals nor matplotlib (issue 25: a command under 1 s); writing it with --out draws figures, so matplotlib then loads (the check sees a load)."
     def loaded(*extra):
         code = ("import sys, io, contextlib; from humancert.report.cli import main\n"
                 f"with contextlib.redirect_stdout(io.StringIO()): code = main(['report', '--dataset', 'personal_attacks', '--quiet', *{list(extra)!r}])\n"
-                "print(code, *sorted(m for m in ('scipy.stats', 'duckdb', 'narwhals', 'matplotlib') if m in sys.modules))")
+                "print(code, *sorted(m for m in ('scipy.stats', 'scipy.optimize', 'scipy.sparse', 'tqdm', 'duckdb', 'narwhals', 'matplotlib') if m in sys.modules))")
         res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         assert res.returncode == 0, res.stderr
         return res.stdout.split()

@@ -14,7 +14,6 @@ from dataclasses import dataclass, asdict
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions, row_sums
 
@@ -252,6 +251,7 @@ def _pair_sums_dense(item, annot, label, I, K, C, chance, block):
 # %% ../../nbs/agreement/01_agreement.ipynb #863d2079
 def _pair_sums_sparse(item, annot, label, I, K, C, chance):
     "Pair sums as sparse products: only the pairs that share an item are ever formed."
+    from scipy import sparse                            # imported when used: a report without many annotators never needs it
     ones = np.ones(len(item), dtype=np.int64)
     M = sparse.csr_matrix((ones, (item, annot)), shape=(I, K))
     com = sparse.triu(M.T @ M, 1).tocoo()               # sparse: only the pairs that share an item

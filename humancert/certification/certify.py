@@ -12,14 +12,13 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq, minimize_scalar
 from fastcore.basics import patch
 
 from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed
 from .upper import KINDS, terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, check_delta, _check_n
-from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count, _histogram
+from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count, _histogram, _falling_root
 from ..data.profiles import Profiles, unique_rows, majority_codes
 
 # %% ../../nbs/certification/13_confidence.ipynb #e89c9739
@@ -76,18 +75,28 @@ def _oms(L, U, n, tau, constrained=True, lr=1e-4, steps=100, halving=True):
         t, s = t_new, s_new
     return t
 
+# %% ../../nbs/certification/13_confidence.ipynb #7bb444fd
+def _zoom(S, # a vectorised score, unimodal on [lo, hi]
+          lo:float, hi:float, # a bracket of its peak
+          points:int=33, # grid points per round: the bracket shrinks by (points - 1) / 2
+          xtol:float=1e-14, # stop when the bracket is this narrow
+          rounds:int=64, # cap; log((hi - lo) / xtol) / log((points - 1) / 2) rounds suffice
+         ) -> float:
+    "The peak of S in [lo, hi], refined on grids: each round keeps the best grid point's neighbours."
+    for _ in range(rounds):
+        ts = np.linspace(lo, hi, points)
+        k = int(np.argmax(S(ts)))
+        if hi - lo <= xtol: break
+        lo, hi = ts[max(k - 1, 0)], ts[min(k + 1, points - 1)]
+    return float(ts[k])
+
 # %% ../../nbs/certification/13_confidence.ipynb #f894bd6c
 def _maximise(S, hi, extra=(), grid=2001):
-    "The t in [0, hi] maximising a score S(t) (vectorised): a grid, then a bounded refinement around its best point, and the extra candidates."
+    "The t in [0, hi] maximising a score S(t) (vectorised): a grid, then grids refining its best point's neighbourhood, and the extra candidates."
     f = lambda t: float(np.atleast_1d(S(t))[0])
     ts = np.linspace(0, hi, grid)
     k = int(np.argmax(S(ts)))
-    lo_b, hi_b = ts[max(k - 1, 0)], ts[min(k + 1, len(ts) - 1)]
-    cands = [ts[k], *extra]
-    if hi_b > lo_b:
-        res = minimize_scalar(lambda t: -f(t), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-14})
-        cands.append(float(res.x))
-    return max(cands, key=f)
+    return max([ts[k], *extra, _zoom(S, ts[max(k - 1, 0)], ts[min(k + 1, len(ts) - 1)])], key=f)
 
 # %% ../../nbs/certification/13_confidence.ipynb #eae6c2fc
 def _optimal(L, U, n, tau, extra=()):
@@ -101,8 +110,8 @@ def _balanced(L, U, tau, dl, du):
     g = lambda t: float(np.subtract(*np.log(np.maximum(d(t), 1e-300))))
     if g(0.0) <= 0: return 0.0
     if g(hi) >= 0: return hi
-    t = brentq(g, 0.0, hi, xtol=1e-15 * max(hi, 1e-300) + 1e-300, rtol=4 * np.finfo(float).eps)
-    return min((t, min(hi, t * (1 + 1e-12))), key=lambda s: max(d(s)))
+    a, b = _falling_root(g, 0.0, hi, xtol=1e-15 * hi)                   # hi > 0 here: g(0) > 0 > g(hi)
+    return min((a, b), key=lambda s: max(d(s)))                         # the bracket's end that spends less
 
 # %% ../../nbs/certification/13_confidence.ipynb #9f5783cc
 def _check_tau(tau):

@@ -9,8 +9,9 @@ __all__ = ['LOWER_TAILS', 'UPPER_TAILS', 'N_STAKES', 'STAKE_VARIANCES', 'lower_t
            'upper_limit']
 
 # %% ../../nbs/certification/16_stronger_certificates.ipynb #cc72f4a0
+from functools import lru_cache
+
 import numpy as np
-from scipy import optimize
 from scipy import special
 
 from ..data.annotations import check_seed
@@ -61,9 +62,12 @@ def _check_values(values, n, upper2, counts=None):
 N_STAKES = 8                     # constant-stake bettors the betting tail mixes
 STAKE_VARIANCES = (0.25, 1e-2)   # the per-item variances their stakes are tuned to: from the largest possible down to 1/100
 
+@lru_cache(maxsize=256)
 def _stakes(n, delta0=0.05):
-    "The fixed stakes sqrt(2 ln(2/delta0) / (n sigma^2)), sigma^2 log-spaced over STAKE_VARIANCES: they depend on n alone."
-    return np.sqrt(2 * np.log(2 / delta0) / (n * np.geomspace(*STAKE_VARIANCES, N_STAKES)))
+    "The fixed stakes sqrt(2 ln(2/delta0) / (n sigma^2)), sigma^2 log-spaced over STAKE_VARIANCES: they depend on n alone (so they are memoised, read-only)."
+    lam = np.sqrt(2 * np.log(2 / delta0) / (n * np.geomspace(*STAKE_VARIANCES, N_STAKES)))
+    lam.flags.writeable = False
+    return lam
 
 # %% ../../nbs/certification/16_stronger_certificates.ipynb #e2aedad2
 def _log_capitals(v, k, m, lam):
@@ -73,7 +77,7 @@ def _log_capitals(v, k, m, lam):
     return np.log1p(lam[:, :, None] * (m[:, :, None] - v[None, None, :])) @ k.astype(np.float64)
 
 # %% ../../nbs/certification/16_stronger_certificates.ipynb #1959ddd7
-def _betting_capital(v, k, m, chunk=1 << 22):
+def _betting_capital(v, k, m, chunk=1 << 17):
     "The mixture's capital: the mean over the N_STAKES constant stakes of the final capital, for each candidate mean m < 1."
     m = np.atleast_1d(np.asarray(m, dtype=np.float64))
     lam, out = _stakes(int(k.sum())), np.empty(len(m))
@@ -160,6 +164,25 @@ def _bernstein_limit(upper2, n, delta, v, k):
     L2 = np.log(2 / delta)
     return min(1.0, upper2 + float(np.sqrt(2 * _sample_var(v, k, n) * L2 / n) + 7 * L2 / (3 * (n - 1))))
 
+# %% ../../nbs/certification/16_stronger_certificates.ipynb #84dc1eeb
+def _falling_root(f, # falls (weakly) on [lo, hi], with f(lo) > 0 >= f(hi)
+                  lo:float, hi:float, # the interval searched
+                  xtol:float, # width of the final bracket
+                  steps:int=400, # cap on the steps; 3 log2((hi - lo)/xtol) always suffice
+                 ) -> tuple:
+    "The bracket (a, b) of f's crossing: f(a) > 0 >= f(b), b - a <= xtol; false position with the Illinois rule, every third step a bisection."
+    a, b, fa, fb, moved = lo, hi, f(lo), f(hi), 0
+    for i in range(steps):
+        if b - a <= xtol: break
+        x = a + (b - a) * fa / (fa - fb)
+        if i % 3 == 2 or not np.isfinite(x): x = a + (b - a) / 2          # the bisection: the bracket halves every third step
+        x = min(max(x, a + xtol / 4), b - xtol / 4)                      # strictly inside: every step moves an end
+        if not a < x < b: break                                          # a and b are neighbouring floats
+        fx = f(x)
+        if fx > 0: a, fa, fb, moved = x, fx, fb / 2 if moved == 1 else fb, 1      # Illinois: the same end twice, halve the other's value
+        else: b, fb, fa, moved = x, fx, fa / 2 if moved == -1 else fa, -1
+    return a, b
+
 # %% ../../nbs/certification/16_stronger_certificates.ipynb #a5fc1218
 def _betting_limit(upper2, n, delta, v, k):
     "U_N^2 + t at the slack t where the betting p-value has dropped to delta: a root of log p(t) - log delta."
@@ -168,8 +191,7 @@ def _betting_limit(upper2, n, delta, v, k):
     top = 1.0 - upper2 - 1e-12
     if top <= 0 or f(0.0) <= 0: return float(upper2)
     if f(top) > 0: return 1.0
-    t = optimize.brentq(f, 0.0, top, xtol=1e-12)
-    while f(t) > 0: t = min(top, t + 1e-12)                # the limit sits where the p-value has dropped to delta
+    _, t = _falling_root(f, 0.0, top, xtol=1e-12)           # the bracket's right end: the p-value has dropped to delta there
     return float(upper2 + t)
 
 # %% ../../nbs/certification/16_stronger_certificates.ipynb #0b36f896

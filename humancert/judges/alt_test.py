@@ -18,7 +18,6 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 from scipy import special
-from tqdm import tqdm
 
 from ..data.annotations import Annotations, check_annotations, as_item_aligned, bools_and_numbers
 
@@ -207,6 +206,7 @@ def callable_differences(ann, jm, score, valid_item):
     starts = np.searchsorted(item[order], np.arange(ann.n_items + 1))
     G = jm.shape[1]
     d = np.zeros((len(item), G), dtype=np.int8)
+    from tqdm import tqdm                                           # imported when used: it costs a command 0.03 s to start
     for i in tqdm(np.flatnonzero(valid_item), desc="alt_test score", disable=len(item) * G < 200_000, file=None):
         rows = order[starts[i]:starts[i + 1]]
         labs = classes[label[rows]]
@@ -247,6 +247,7 @@ def annotator_pvalues(t:dict, # tally(): K x G counts
     use_w = np.full(p.shape, test == "wilcoxon") | ((test == "auto") & (t["n"] < AUTO_MIN_ITEMS))
     todo = list(zip(*np.nonzero(use_w & (t["n"] >= 2))))
     slow = sum(int(t["n"][k, g]) for k, g in todo) > 3_000_000          # scipy ranks every item: a bar when that takes seconds
+    from tqdm import tqdm
     for k, g in tqdm(todo, desc="alt_test: Wilcoxon tests", disable=not slow):
         cnt = (t["minus"][k, g], t["n"][k, g] - t["minus"][k, g] - t["plus"][k, g], t["plus"][k, g])
         p[k, g] = wilcoxon_pvalue(cnt, epsilon)

@@ -215,13 +215,15 @@ def _binary_seen_law(W0, W1, N, k, a):
 # %% ../../nbs/survey/32_power_curve.ipynb #6c09ed52
 def _abc_next_terms(w0, w1, n, kk, yy):
     "ABC's q(z) of every profile for the label after each row (k, y0): z = (y0 + 1, k - y0) (label 0 next) and (y0, k + 1 - y0): 2 x rows x profiles."
-    kd, yd = kk[:, None].astype(np.float64), yy[:, None].astype(np.float64)
+    lf = gammaln(np.arange(int(n.max()) + 1) + 1.0)                  # log j! for every count: the falling factorials as lookups
+    fall = lambda w, z: lf[w] - lf[w - z]                             # = _lfall(w, z), bit for bit, on whole numbers
+    W0, W1, N, k1 = w0.astype(np.int64), w1.astype(np.int64), n.astype(np.int64), kk[:, None] + 1
     def T(z0):                                                        # q(z) for z = (z0, k + 1 - z0), every row x profile
-        z1 = kd + 1 - z0
-        ok = (w0 >= z0) & (w1 >= z1) & (n >= kd + 1)
-        lt = _lfall(w0, np.minimum(z0, w0)) + _lfall(w1, np.minimum(z1, w1)) - _lfall(n, np.minimum(kd + 1, n))
+        z1 = k1 - z0
+        ok = (W0 >= z0) & (W1 >= z1) & (N >= k1)
+        lt = fall(W0, np.minimum(z0, W0)) + fall(W1, np.minimum(z1, W1)) - fall(N, np.minimum(k1, N))
         return np.where(ok, np.exp(np.where(ok, lt, 0.0)), 0.0)
-    return np.stack([T(yd + 1), T(yd)])                               # label 0 next, label 1 next
+    return np.stack([T(yy[:, None] + 1), T(yy[:, None])])             # label 0 next, label 1 next
 
 # %% ../../nbs/survey/32_power_curve.ipynb #04760ceb
 def _level_index(q, r, kp, Q, K):

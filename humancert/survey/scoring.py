@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 from scipy.special import gammaln
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions, soft_predictions, check_seed
@@ -336,6 +335,7 @@ def rating_values(classes, # the classes of an Annotations (its `classes`)
 # %% ../../nbs/survey/30_scoring.ipynb #d15595f1
 def _onehot(g, G):
     "Sparse P x G indicator of each point's group."
+    from scipy import sparse                            # imported when used (rating scorers): a class report never loads it
     return sparse.csr_matrix((np.ones(len(g)), (np.arange(len(g)), g)), shape=(len(g), G))
 
 # %% ../../nbs/survey/30_scoring.ipynb #15f935c4
