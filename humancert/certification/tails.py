@@ -85,7 +85,8 @@ def _betting_capital(v, k, m, chunk=1 << 17):
     for s in range(0, len(m), step):
         logk = _log_capitals(v, k, m[s:s + step], lam)
         top = logk.max(1)                                                          # log of the mean, without overflow
-        out[s:s + step] = np.exp(top + np.log(np.exp(logk - top[:, None]).mean(1)))
+        with np.errstate(over="ignore"):                                           # a capital above 1e308 is inf: its p-value 1/inf = 0 is exact
+            out[s:s + step] = np.exp(top + np.log(np.exp(logk - top[:, None]).mean(1)))
     return out
 
 # %% ../../nbs/certification/16_stronger_certificates.ipynb #7c4f8ec5
