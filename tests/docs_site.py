@@ -90,6 +90,31 @@ def _front_matter_to_title(nb):
 
 
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full,Safe"   # a combined configuration both local copies ship
+MATHJAX_DONE = "data-mathjax-done"                  # set on <html> once MathJax's queue has typeset the page (value: formulas)
+# Read by MathJax before its own startup (a config block placed before MathJax.js). The local copies ship only the
+# STIX-Web fonts, while MathJax 2.7's HTML-CSS output defaults to its TeX fonts: without this the output falls back to
+# `undefinedFamily` (system STIXGeneral, absent on most machines), losing italics, and every character that needs a
+# font file it cannot find, such as the prime of `m'` or `c'`, becomes "[Math Processing Error]". TeX's end-of-proof
+# squares are italic identifiers, a variant STIX-Web lacks, so they are redefined as the plain characters. The hook marks the
+# page once the startup typeset has run, after nbconvert's own `Queue(["Typeset"])`, so a browser test can wait for it.
+MATHJAX_SETUP = r"""<script type="text/x-mathjax-config">
+MathJax.Hub.Config({"HTML-CSS": {availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null},
+                    SVG: {font: "STIX-Web"},
+                    TeX: {Macros: {square: "{\\unicode{x25FB}}", Box: "{\\unicode{x25FB}}", blacksquare: "{\\unicode{x25FC}}"}}});
+MathJax.Hub.Register.StartupHook("End", function () {
+  MathJax.Hub.Queue(function () {
+    document.documentElement.setAttribute("%s", String(MathJax.Hub.getAllJax().length));
+  });
+});
+</script>
+""" % MATHJAX_DONE
+
+
+def with_mathjax_setup(html):
+    "`html` with MATHJAX_SETUP inserted just before the page's MathJax.js script (an error if the page loads no MathJax)."
+    out, n = re.subn(r'(<script[^>]*\bsrc="[^"]*mathjax/MathJax\.js)', lambda m: MATHJAX_SETUP + m.group(1), html, count=1)
+    if n != 1: raise RuntimeError("the page loads no local MathJax.js: nbconvert's template changed, update with_mathjax_setup.")
+    return out
 
 
 def local_mathjax():
@@ -149,7 +174,7 @@ def build_site(dest):
                     md = out.get("data", {}).get("text/markdown")
                     if md: out["data"]["text/markdown"] = re.sub(r"\{target=[^}]*\}", "", md)
             html, _ = exporters[up].from_notebook_node(nb)
-            html = html.replace(base, up)                                         # doc links -> local pages
+            html = with_mathjax_setup(html.replace(base, up))                     # doc links -> local pages
             html = re.sub(r'href="(?:\./)?((?:[\w.-]+/)*)(\d+_)?([\w-]+)\.ipynb', r'href="\1\3.html', html)   # notebook links, as Quarto does
             html = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + _nav(entries, up), html, count=1)
             out = dest / page_name(rel)

@@ -2,11 +2,13 @@
 
 The site is built by `docs_site.build_site` (nbdev-proc-nbs + nbconvert). Starting from index.html, Chromium loads
 every page reachable through internal links; the test fails on a page the sidebar lists but that was not built, a
-link to a page or file that does not exist, or a Python traceback anywhere in a rendered page. On two theory pages it
-also checks that the mathematics was typeset by the local MathJax: MathJax's output elements are there and no TeX
-source is left as text.
+link to a page or file that does not exist, or a Python traceback anywhere in a rendered page. On every page it waits
+for MathJax to finish (the page marks `<html>` when MathJax's queue has run, see `docs_site.MATHJAX_SETUP`) and fails
+on any formula MathJax could not render ("[Math Processing Error]", a TeX error or undefined macro shown in red), on
+mathematics drawn in the fallback font instead of the web fonts (no italics), and on TeX left as raw text.
 """
 import re
+import shutil
 from html.parser import HTMLParser
 import posixpath
 from urllib.parse import urlparse, unquote
@@ -14,17 +16,35 @@ from urllib.parse import urlparse, unquote
 import pytest
 
 from browser import chromium_or_skip, dump_dom
-from docs_site import ROOT, build_site, readme_text, page_name, _sidebar
+from docs_site import ROOT, MATHJAX_DONE, build_site, local_mathjax, readme_text, page_name, _sidebar, with_mathjax_setup
 
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|\w+Error\s+Traceback")
 MATH_PAGES = ("certification/upper_bound.html", "certification/confidence.html")   # theory pages, dense in inline and display maths
 
 
 def raw_tex(dom):
-    "TeX left as visible text in a page's DOM: `$...$` or `\\(...\\)` spans holding a backslash command, outside code."
+    "TeX left as visible text in a page's DOM: `$...$` or `\\(...\\)` spans holding a backslash command, a prime, `_` or `^`, outside code."
     text = re.sub(r"(?s)<script.*?</script>|<style.*?</style>|<pre.*?</pre>|<code.*?</code>", " ", dom)
     text = re.sub(r"<[^>]+>", " ", text)
-    return re.findall(r"\$[^$\n]{0,200}?\\[A-Za-z]+[^$\n]{0,200}?\$|\\\([^\n]{0,200}?\\\)", text)
+    return re.findall(r"\$[^$\n]{0,200}?(?:\\[A-Za-z]+|[A-Za-z]'|[_^])[^$\n]{0,200}?\$|\\\([^\n]{0,200}?\\\)", text)
+
+
+def math_problems(dom):
+    "What is wrong with a page's mathematics once loaded in a browser; empty when MathJax finished and rendered every formula."
+    done = re.search(r'<html[^>]*\b%s="(\d+)"' % MATHJAX_DONE, dom)
+    if not done: return ["MathJax did not finish typesetting (no completion mark on <html>)"]
+    problems = []
+    errors = dom.count("[Math Processing Error]") + len(re.findall(r'class="MathJax_Error"', dom))
+    if errors: problems.append(f"{errors} '[Math Processing Error]'")
+    tex_errors = len(re.findall(r'class="noError"', dom))                 # noErrors extension: TeX that did not parse
+    if tex_errors: problems.append(f"{tex_errors} TeX errors shown as source")
+    undefined = re.findall(r'<span class="mtext"[^>]*color: red;?"[^>]*>([^<]*)', dom)   # noUndefined: macro name in red
+    if undefined: problems.append(f"undefined macros {sorted(set(undefined))}")
+    fallback = len(re.findall(r'style="[^"]*font-family: STIXGeneral', dom))   # web fonts missing: no italics, boxes
+    if fallback: problems.append(f"{fallback} pieces of mathematics in the fallback font (MathJax found no web font)")
+    left = raw_tex(dom)
+    if left: problems.append(f"{len(left)} formulas left as raw TeX, e.g. {left[:3]}")
+    return problems
 
 
 def test_raw_tex_detector():
@@ -32,6 +52,49 @@ def test_raw_tex_detector():
     assert raw_tex("<p>bound $\\mathcal L_N$ here</p>") == ["$\\mathcal L_N$"]
     assert raw_tex('<p><span class="MathJax">L</span><script type="math/tex">\\mathcal L_N</script></p>') == []
     assert raw_tex("<pre>x = '$\\alpha$'</pre><p>costs $5 and $6</p>") == []
+    assert raw_tex("<p>label $c'$ and $x_i$ left</p>") == ["$c'$", "$x_i$"]
+
+
+def test_math_problems_detector():
+    "Each kind of failure is reported, and a finished clean page gives none."
+    ok = f'<html {MATHJAX_DONE}="2"><body><span class="MathJax">x</span></body></html>'
+    assert math_problems(ok) == []
+    assert "did not finish" in math_problems("<html><body>$x$</body></html>")[0]
+    for bad, what in [('<span class="MathJax_Error">[Math Processing Error]</span>', "Math Processing Error"),
+                      ('<span class="noError">\\frac{a</span>', "TeX errors"),
+                      ('<span class="mtext" style="font-family: STIXMathJax_Main; color: red;">\\foo</span>', "undefined macros"),
+                      ('<span style="font-family: STIXGeneral, serif">x</span>', "fallback font"),
+                      ("<p>$\\mathcal L$</p>", "raw TeX")]:
+        found = math_problems(ok.replace("x</span>", "x</span>" + bad))
+        assert len(found) == 1 and what in found[0], (bad, found)
+
+
+PROBE = (r"A prime $m'$, $\mathbf M_{c,c'}$, an underline $\underline{S}_\delta$, $\mathbb E[P'] = P$, an end of proof $\square$; "
+         r"display $$\sum_i p_i(y_i)$$")
+
+
+def _probe_page(folder, setup):
+    "A page shaped like the site's (MathJax.js loaded from a relative folder) holding PROBE, with or without the site's setup."
+    (folder / "mathjax").exists() or shutil.copytree(local_mathjax(), folder / "mathjax")
+    html = ('<html><head><script src="mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe"></script>'
+            '<script type="text/x-mathjax-config">MathJax.Hub.Config({tex2jax: {inlineMath: [["$", "$"]]}}); '
+            'MathJax.Hub.Queue(["Typeset", MathJax.Hub]);</script></head>'
+            f"<body><h1>probe</h1><p>{PROBE}</p></body></html>")
+    page = folder / ("with.html" if setup else "without.html")
+    page.write_text(with_mathjax_setup(html) if setup else html.replace("<html>", f'<html {MATHJAX_DONE}="0">'), encoding="utf-8")
+    return page
+
+
+def test_mathjax_setup_in_browser(tmp_path):
+    "The site's MathJax setup renders primes, underlines, squares and italics in Chromium; MathJax's defaults (the old render) fail the check."
+    chromium = chromium_or_skip("the MathJax setup")
+    good = dump_dom(chromium, _probe_page(tmp_path, True), tmp_path / "profile", budget_ms=20000)
+    assert math_problems(good) == [], math_problems(good)
+    assert f'{MATHJAX_DONE}="6"' in good                               # the six formulas of PROBE, typeset
+    assert "STIXMathJax_Normal-italic" in good                          # italic letters from the web font
+    bad = dump_dom(chromium, _probe_page(tmp_path, False), tmp_path / "profile", budget_ms=20000)
+    found = " ".join(math_problems(bad))
+    assert "Math Processing Error" in found and "fallback font" in found, found
 
 
 def test_readme_matches_index():
@@ -72,13 +135,12 @@ def test_site_in_browser(site, tmp_path):
         page = site / name
         if not page.is_file():
             problems.append(f"missing page {name}"); continue
-        dom = dump_dom(chromium, page, tmp_path / "profile", budget_ms=20000 if name in MATH_PAGES else 3000)
+        dom = dump_dom(chromium, page, tmp_path / "profile", budget_ms=30000)
         if TRACEBACK.search(dom): problems.append(f"Python traceback rendered in {name}")
+        problems += [f"{name}: {p}" for p in math_problems(dom)]
         if name in MATH_PAGES:
             typeset = len(re.findall(r'class="MathJax(?:_Display)?"', dom))
-            left = raw_tex(dom)
             if typeset < 20: problems.append(f"{name}: only {typeset} formulas typeset by MathJax")
-            if left: problems.append(f"{name}: {len(left)} formulas left as raw TeX, e.g. {left[:3]}")
         parser = _Links(); parser.feed(dom)
         if parser.h1 == 0: problems.append(f"{name} has no title (h1)")
         for ref in parser.hrefs + parser.srcs:
