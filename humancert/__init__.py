@@ -85,7 +85,7 @@ def __getattr__(name):
     if name not in _MODULE_OF: raise AttributeError(f"module 'humancert' has no attribute {name!r}")
     module = _MODULE_OF[name]
     for m in (*_PATCHERS.get(module, ()), module): importlib.import_module(f"humancert.{m}")
-    value = getattr(importlib.import_module(f"humancert.{module}"), name)
+    value = _document(getattr(importlib.import_module(f"humancert.{module}"), name))   # help() shows its parameters
     globals()[name] = value                                # later look-ups are plain attribute reads
     return value
 
@@ -114,3 +114,90 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "agreement_weights", "SCALE_SCORERS", "RATING_COMBINERS", "RatingCombiner", "AltTest", "AltTests", "alt_test",
          "JudgeBoard", "compare_judges", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
          "plan_gold_study", "agreement_summary_from_table", "report_from_table"]
+
+# %% ../nbs/99_package.ipynb #a62a1b55
+def _signature_comments(fn):
+    "The docments comments of `fn`'s parameters (and 'return'), read by tokenizing its `def` header only."
+    import linecache, tokenize
+    code = getattr(fn, "__code__", None)
+    if code is None: return {}
+    lines = iter(linecache.getlines(code.co_filename)[code.co_firstlineno - 1:])
+    out, depth, last, prev, in_def = {}, 0, None, None, False
+    try:
+        for tok in tokenize.generate_tokens(lambda: next(lines)):
+            t, s = tok.type, tok.string
+            if not in_def:                                           # decorators come first
+                in_def = t == tokenize.NAME and s == "def"; continue
+            if t == tokenize.OP and s in "([{": depth += 1
+            elif t == tokenize.OP and s in ")]}": depth -= 1
+            elif t == tokenize.NAME and depth == 1 and prev in ("(", ",", "*", "**"): last = s
+            elif t == tokenize.OP and s == ":" and depth == 0: last = "return"
+            elif t == tokenize.COMMENT and last: out.setdefault(last, s[1:].strip())
+            elif t == tokenize.NEWLINE and depth == 0: break         # the end of the header
+            if t not in (tokenize.NL, tokenize.COMMENT): prev = s
+    except (tokenize.TokenError, IndentationError, SyntaxError): pass
+    return out
+
+
+# %% ../nbs/99_package.ipynb #5dda3e7e
+def _field_comments(cls):
+    "The comments on a dataclass's fields (`name: type  # comment`), read from the class body's source lines."
+    import linecache, re, sys
+    fields, mod = getattr(cls, "__dataclass_fields__", {}), sys.modules.get(cls.__module__)
+    lines = linecache.getlines(getattr(mod, "__file__", None) or "")
+    head = re.compile(rf"class {cls.__name__}\b")
+    start = next((i for i, line in enumerate(lines) if head.match(line)), None)
+    out = {}
+    for line in lines[start + 1:] if start is not None else []:
+        if line.strip() and not line[0].isspace(): break            # the class body ends at the next top-level line
+        m = re.match(r"\s+(\w+)\s*:[^#]*#\s*(.*\S)", line)
+        if m and m.group(1) in fields: out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+# %% ../nbs/99_package.ipynb #a3bf4112
+def _type_text(t):
+    "An annotation as a docstring shows it: a string as written, else `formatannotation` without module paths ('' when absent)."
+    import inspect, re
+    if t is inspect.Parameter.empty: return ""
+    return t if isinstance(t, str) else re.sub(r"\b(?:humancert(?:\.\w+)*|typing|pandas\.core(?:\.\w+)*)\.", "", inspect.formatannotation(t))
+
+def _section(title, rows):
+    "A numpy-style section: the title underlined, then `name : type` lines each followed by its indented description."
+    body = [f"{name} : {kind}" if kind else name for name, kind, _ in rows]
+    out = [title, "-" * len(title)]
+    for (name, kind, note), head in zip(rows, body): out += [head] + ([f"    {note}"] if note else [])
+    return "\n".join(out)
+
+def _numpy_doc(obj):
+    "`obj`'s docstring with numpy-style Parameters/Attributes and Returns sections from its docments comments; None when it has none."
+    import inspect
+    returns = None
+    if inspect.isclass(obj) and hasattr(obj, "__dataclass_fields__"):
+        notes, title = _field_comments(obj), "Attributes"
+        rows = [(f.name, _type_text(f.type), notes.get(f.name, "")) for f in obj.__dataclass_fields__.values() if f.name in notes]
+    else:
+        fn = obj.__dict__.get("__init__") if inspect.isclass(obj) else obj
+        if not inspect.isfunction(fn): return None
+        notes, title, sig = _signature_comments(fn), "Parameters", inspect.signature(fn)
+        rows = []
+        for p in list(sig.parameters.values())[inspect.isclass(obj):]:      # a class's __init__ without self
+            kind = _type_text(p.annotation) + ("" if p.default is p.empty else f", default {p.default!r}")
+            rows.append((("*" if p.kind is p.VAR_POSITIONAL else "**" if p.kind is p.VAR_KEYWORD else "") + p.name,
+                         kind.lstrip(", "), notes.get(p.name, "")))
+        if not inspect.isclass(obj) and sig.return_annotation is not sig.empty:
+            returns = _section("Returns", [(_type_text(sig.return_annotation), "", notes.get("return", ""))])
+    if not rows or not any(n for _, _, n in rows): return None
+    parts = [(obj.__doc__ or "").strip(), _section(title, rows)] + ([returns] if returns else [])
+    return "\n\n".join(parts)
+
+
+# %% ../nbs/99_package.ipynb #91cdc289
+def _document(value):
+    "Give a public function or class of humancert the numpy-style sections of `_numpy_doc` in `__doc__`, for help() and IDEs."
+    if not str(getattr(value, "__module__", "")).startswith("humancert."): return value
+    if not callable(value) or "\n----" in (value.__doc__ or ""): return value
+    doc = _numpy_doc(value)
+    if doc: value.__doc__ = doc
+    return value
+
