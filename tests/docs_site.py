@@ -10,8 +10,12 @@ Quarto cannot be installed on the project's machines, so this module does the tw
   Debian's `libjs-mathjax`), copied into the site's `mathjax/` folder, so they render with no network; Quarto's own
   build (`nbdev-docs`) keeps its CDN.
 
+* `pyi_text()` writes the type stub `humancert/__init__.pyi` from the lazy namespace's table (`humancert._PUBLIC`), so
+  IDEs and type checkers see the public names that `import humancert` only imports on first use.
+
     python tests/docs_site.py readme        # rewrite README.md from nbs/index.ipynb
     python tests/docs_site.py site DIR      # build the HTML site into DIR
+    python tests/docs_site.py pyi           # rewrite humancert/__init__.pyi (after adding public names to nbs/99_package.ipynb)
 """
 import json
 import re
@@ -185,10 +189,30 @@ def build_site(dest):
     return pages
 
 
+STUB = ROOT / "humancert" / "__init__.pyi"
+
+
+def pyi_text():
+    "The type stub of the lazy namespace: each public name re-exported (`name as name`) from the module it is imported from."
+    import importlib
+    if str(ROOT) not in sys.path: sys.path.insert(0, str(ROOT))       # this checkout's package, not an installed one
+    hc = importlib.import_module("humancert")
+    lines = ["# Generated from humancert._PUBLIC (nbs/99_package.ipynb) by `python tests/docs_site.py pyi`; do not edit.",
+             "# `import humancert` imports each public name on first use (PEP 562); this stub shows them to IDEs and type checkers.",
+             "__version__: str", ""]
+    for module, names in hc._PUBLIC.items():
+        lines += [f"from .{module} import ("] + [f"    {n} as {n}," for n in names.split()] + [")"]
+    lines += ["", "__all__ = ["] + [f"    {n!r}," for n in hc.__all__] + ["]", ""]
+    return "\n".join(lines)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["readme"]:
         (ROOT / "README.md").write_text(readme_text(), encoding="utf-8")
         print("wrote README.md")
+    elif sys.argv[1:2] == ["pyi"]:
+        STUB.write_text(pyi_text(), encoding="utf-8")
+        print(f"wrote {STUB.relative_to(ROOT)}")
     elif sys.argv[1:2] == ["site"] and len(sys.argv) == 3:
         for p in build_site(sys.argv[2]): print(p)
     else:
