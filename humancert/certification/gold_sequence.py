@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/certification/gold_sequence.html.md"
 # %% auto #0
 __all__ = ['null_means', 'agrapa_bets', 'log_capital', 'stopping_times', 'SequentialCertificate', 'GoldSequence']
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #2f4d2492
+# %% ../../nbs/certification/26_gold_sequence.ipynb #18dfb971
 from dataclasses import dataclass
 
 from fastcore.basics import patch
@@ -19,7 +19,7 @@ from ..data.annotations import Annotations, check_annotations, hard_predictions,
 from .finite import check_delta
 from .gold_certificate import _check_gold
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #0728bb24
+# %% ../../nbs/certification/26_gold_sequence.ipynb #9e3c9aaa
 def null_means(x, # the observed values in order (1-d), or one row per sequence (2-d)
                tau:float, # the claim is: mean > tau
                pool:int|None=None, # N, the finite pool the items are drawn from without replacement; None: with replacement (i.i.d.)
@@ -30,7 +30,7 @@ def null_means(x, # the observed values in order (1-d), or one row per sequence 
     before = np.cumsum(x, axis=-1) - x                      # S_{t-1}
     return (pool * tau - before) / (pool - np.arange(x.shape[-1]))
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #943fdfe1
+# %% ../../nbs/certification/26_gold_sequence.ipynb #23dd0308
 def agrapa_bets(x, # the observed values in order (1-d or one row per sequence)
                 m, # the null means m_t (same shape)
                 lo:float, # every value is >= lo
@@ -49,7 +49,7 @@ def agrapa_bets(x, # the observed values in order (1-d or one row per sequence)
         lam = np.clip(gap / (var + gap * gap), 0.0, cap / room)
     return np.where(np.isfinite(lam), lam, 0.0)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #46e1ae09
+# %% ../../nbs/certification/26_gold_sequence.ipynb #4f60caf2
 def log_capital(x, # the observed values in order (1-d or one row per sequence)
                 tau:float, # the claim is: mean > tau
                 lo:float, # every value is >= lo
@@ -65,7 +65,7 @@ def log_capital(x, # the observed values in order (1-d or one row per sequence)
     step = np.where(m < lo, np.inf, step)                  # the rest of the pool cannot bring the mean down to tau
     return np.cumsum(step, axis=-1)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #010255c0
+# %% ../../nbs/certification/26_gold_sequence.ipynb #8589c9d7
 def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401):
     "Lower confidence sequence for the pool mean after the last value: the smallest grid mean never rejected, one grid step down."
     ms = np.linspace(lo, hi, grid)                         # m = lo is never rejected (no bet can win there): start above it
@@ -74,7 +74,7 @@ def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401):
     if ever.all(): return float(hi)
     return float(ms[int(np.argmin(ever))])                 # the grid point below the first one never rejected
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #ef7ce105
+# %% ../../nbs/certification/26_gold_sequence.ipynb #26bfc783
 def stopping_times(x, # values in order, one row per simulated sequence (2-d)
                    tau:float, # the claim is: mean > tau
                    lo:float, # every value is >= lo
@@ -88,7 +88,7 @@ def stopping_times(x, # values in order, one row per simulated sequence (2-d)
         hit = log_capital(np.atleast_2d(x), tau, lo, hi, pool, cap) >= np.log(1 / check_delta(delta))
     return np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #45924671
+# %% ../../nbs/certification/26_gold_sequence.ipynb #4e520193
 @dataclass(frozen=True)
 class SequentialCertificate:
     "The gold certificate after some looks, valid at delta simultaneously over all looks (a betting e-process and Ville's inequality)."
@@ -112,7 +112,7 @@ class SequentialCertificate:
         "One row: the certificate's numbers."
         return pd.DataFrame([self.__dict__]).set_index("n_gold")
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #589c45ab
+# %% ../../nbs/certification/26_gold_sequence.ipynb #21c383a7
 def _check_sequence_args(ann, delta, tau, replacement, cap, seed):
     "The arguments of GoldSequence, each refused with its name and what it must be."
     check_annotations(ann)
@@ -125,7 +125,7 @@ def _check_sequence_args(ann, delta, tau, replacement, cap, seed):
         raise ValueError(f"`cap` must be a number strictly between 0 and 1 (the largest share of the capital at risk), got {cap!r}.")
     return delta, float(tau), float(cap), check_seed(seed, int_only=True)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #0a21939f
+# %% ../../nbs/certification/26_gold_sequence.ipynb #d2231ad0
 class GoldSequence:
     "Label gold items in batches until certified: after each `update`, a certificate valid at delta over all looks."
     def __init__(self, ann:Annotations, # the human labels (any design)
@@ -147,11 +147,13 @@ class GoldSequence:
         self.lo, self.hi = (-1.0, 1.0) if design is None else (design.lo, design.hi)
         self.x, self.history = np.zeros(0), []
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #abc1a7cb
+# %% ../../nbs/certification/26_gold_sequence.ipynb #9d6a36a5
 @patch
 def _plain_terms(self:GoldSequence, gold):
     "D for a batch of new gold items (plain design): repeated, unknown or human-unlabelled items refused."
-    pos, codes = _check_gold(self.ann, gold, min_gold=1)
+    pos, codes = _check_gold(self.ann, gold, min_gold=1)        # checked, in item order
+    back = pd.Index(pos).get_indexer(self.ann.items.get_indexer(gold.index[gold.notna()]))
+    pos, codes = pos[back], codes[back]                         # in the order given
     again = self.labelled[pos]
     if again.any():
         raise ValueError(f"`gold`: item(s) {self.ann.items[pos[again]][:3].tolist()} already have a gold label from an earlier update; "
@@ -164,7 +166,7 @@ def _plain_terms(self:GoldSequence, gold):
     d = (self.model[pos] == codes).astype(np.float64) - counts[np.arange(len(pos)), codes] / self.n_labels[pos]
     return pos, codes, d
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #b751e0a2
+# %% ../../nbs/certification/26_gold_sequence.ipynb #af4073b7
 def _population(self:GoldSequence):
     "What the claim is about, in words."
     if self.design is not None: return f"mean of D over the {self.design.n_items} items of the active design (draws i.i.d., weighted)"
@@ -182,12 +184,14 @@ def _certify(self:GoldSequence):
     return SequentialCertificate(bool(top >= np.log(1 / self.delta)), score, float(np.exp(lk[-1])), float(np.exp(top)), lower,
                                  float(self.x.mean()), len(self.x), len(self.history), self.delta, self.tau, _population(self))
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #75dad2b5
+# %% ../../nbs/certification/26_gold_sequence.ipynb #8f9aa028
 @patch
 def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexed by item id (any number)
            draws:pd.DataFrame|None=None, # active design only: the rows of `next_gold_items` these labels answer
+           shuffle:bool=True, # bet on the batch in a random order; False: in the order given (the order the items were drawn)
           ) -> SequentialCertificate:
     "Add a batch of gold labels (bets in a random order within the batch) and return the certificate valid over all looks."
+    if not isinstance(shuffle, bool): raise TypeError(f"`shuffle` must be True or False, got {shuffle!r}.")
     if self.design is None:
         if draws is not None: raise ValueError("`draws` is for an active design (GoldSequence(..., design=active_design(...))); drop it.")
         pos, codes, terms = self._plain_terms(gold)
@@ -197,12 +201,12 @@ def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexe
     if self.pool is not None and len(self.x) + len(terms) > self.pool:
         raise ValueError(f"`gold`: {len(self.x) + len(terms)} gold items in all, more than the {self.pool} items with human labels.")
     self.labelled[pos], self.gold_codes[pos] = True, codes
-    self.x = np.r_[self.x, terms[self._rng.permutation(len(terms))]]
+    self.x = np.r_[self.x, terms[self._rng.permutation(len(terms))] if shuffle else terms]
     self.history.append(len(self.x))
     self.last = self._certify()
     return self.last
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #21308f18
+# %% ../../nbs/certification/26_gold_sequence.ipynb #2753572e
 @patch(as_prop=True)
 def certificate(self:GoldSequence) -> SequentialCertificate:
     "The certificate after the last update."
@@ -228,7 +232,7 @@ def __repr__(self:GoldSequence):
     st = f"{self.last!r}" if self.history else "no gold labels yet"
     return f"GoldSequence(delta={self.delta:g}, tau={self.tau:g}, {'active' if self.design is not None else 'plain'}: {st})"
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #d05cc136
+# %% ../../nbs/certification/26_gold_sequence.ipynb #5e3252cd
 @patch
 def plan_more(self:GoldSequence, reps:int=200, # simulated continuations
               max_more:int=20000, # give up beyond this many more items
@@ -243,4 +247,5 @@ def plan_more(self:GoldSequence, reps:int=200, # simulated continuations
     more = rng.choice(self.x, size=(int(reps), room))
     t = stopping_times(np.c_[np.broadcast_to(self.x, (int(reps), len(self.x))), more], self.tau, self.lo, self.hi,
                        self.delta, self.pool, self.cap) - len(self.x)
-    return {"median": float(np.median(t)), "p90": float(np.quantile(t, 0.9)), "certified share": float(np.isfinite(t).mean())}
+    q = np.quantile(t, [0.5, 0.9], method="higher")           # an order statistic: inf when too few continuations certify
+    return {"median": float(q[0]), "p90": float(q[1]), "certified share": float(np.isfinite(t).mean())}
