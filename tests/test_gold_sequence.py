@@ -94,3 +94,15 @@ def test_gold_status_cli(tmp_path):
     assert res.returncode == 2 and "--gold" in res.stderr and "not classes" in res.stderr
     res = cli("--help", cwd=tmp_path)
     assert "gold-status" in res.stdout
+
+
+def test_rounding_at_the_end_of_the_pool_is_no_proof():
+    # Fails on the first version: tau = the pool's float mean and the last items at lo = -1 made N tau - S_{t-1} fall a hair
+    # below lo, read as "the rest cannot reach tau" (capital inf): 0.105 false certification in the benchmark's 2-class design.
+    r = np.random.default_rng(0)
+    x = np.r_[r.choice([1 / 3, 2 / 3, 1.0, 0.0, -1 / 3], 30), -np.ones(10)]
+    assert np.isfinite(log_capital(x, x.mean(), -1, 1, len(x))).all()
+    pool = np.repeat([-1.0, -1 / 3, 0.0, 2 / 3, 1.0], [300, 700, 1200, 600, 200])     # mean not exactly representable
+    rng = np.random.default_rng(5)
+    t = stopping_times(rng.permuted(np.broadcast_to(pool, (400, len(pool))), axis=1), pool.mean(), -1, 1, 0.05, len(pool))
+    assert np.isfinite(t).mean() <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 400)   # 400 studies: SE 0.011

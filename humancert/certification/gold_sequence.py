@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/certification/gold_sequence.html.md"
 # %% auto #0
 __all__ = ['null_means', 'agrapa_bets', 'log_capital', 'stopping_times', 'SequentialCertificate', 'GoldSequence']
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #18dfb971
+# %% ../../nbs/certification/26_gold_sequence.ipynb #3d101268
 from dataclasses import dataclass
 
 from fastcore.basics import patch
@@ -19,7 +19,9 @@ from ..data.annotations import Annotations, check_annotations, hard_predictions,
 from .finite import check_delta
 from .gold_certificate import _check_gold
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #9e3c9aaa
+# %% ../../nbs/certification/26_gold_sequence.ipynb #3e33fdb7
+_EPS = 1e-9   # relative rounding allowance: N tau - S_{t-1} is a difference of sums, exact only up to rounding
+
 def null_means(x, # the observed values in order (1-d), or one row per sequence (2-d)
                tau:float, # the claim is: mean > tau
                pool:int|None=None, # N, the finite pool the items are drawn from without replacement; None: with replacement (i.i.d.)
@@ -30,7 +32,7 @@ def null_means(x, # the observed values in order (1-d), or one row per sequence 
     before = np.cumsum(x, axis=-1) - x                      # S_{t-1}
     return (pool * tau - before) / (pool - np.arange(x.shape[-1]))
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #23dd0308
+# %% ../../nbs/certification/26_gold_sequence.ipynb #39b71844
 def agrapa_bets(x, # the observed values in order (1-d or one row per sequence)
                 m, # the null means m_t (same shape)
                 lo:float, # every value is >= lo
@@ -44,12 +46,12 @@ def agrapa_bets(x, # the observed values in order (1-d or one row per sequence)
     gap = (s1 - t * m) / (t + 1)                            # mu_hat - m_t, mu_hat shrunk by one pseudo-value at m_t
     mean = s1 / np.maximum(t, 1)
     var = ((hi - lo) ** 2 / 16 + s2 - t * mean * mean) / (t + 1)   # prior variance (hi - lo)^2 / 16, one pseudo-value
-    room = np.where(m > lo, m - lo, np.inf)
+    room = np.where(m > lo + _EPS * (hi - lo), m - lo, np.inf)   # m_t at lo (to rounding): H0 leaves no room below, no bet
     with np.errstate(divide="ignore", invalid="ignore"):
         lam = np.clip(gap / (var + gap * gap), 0.0, cap / room)
     return np.where(np.isfinite(lam), lam, 0.0)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #4f60caf2
+# %% ../../nbs/certification/26_gold_sequence.ipynb #8322aba3
 def log_capital(x, # the observed values in order (1-d or one row per sequence)
                 tau:float, # the claim is: mean > tau
                 lo:float, # every value is >= lo
@@ -62,10 +64,10 @@ def log_capital(x, # the observed values in order (1-d or one row per sequence)
     m = null_means(x, tau, pool)
     lam = agrapa_bets(x, m, lo, hi, cap)
     step = np.log1p(lam * (x - m))
-    step = np.where(m < lo, np.inf, step)                  # the rest of the pool cannot bring the mean down to tau
+    step = np.where(m < lo - _EPS * (hi - lo), np.inf, step)   # the rest of the pool cannot bring the mean down to tau (beyond rounding)
     return np.cumsum(step, axis=-1)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #8589c9d7
+# %% ../../nbs/certification/26_gold_sequence.ipynb #93cd47aa
 def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401):
     "Lower confidence sequence for the pool mean after the last value: the smallest grid mean never rejected, one grid step down."
     ms = np.linspace(lo, hi, grid)                         # m = lo is never rejected (no bet can win there): start above it
@@ -74,7 +76,7 @@ def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401):
     if ever.all(): return float(hi)
     return float(ms[int(np.argmin(ever))])                 # the grid point below the first one never rejected
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #26bfc783
+# %% ../../nbs/certification/26_gold_sequence.ipynb #9196e23e
 def stopping_times(x, # values in order, one row per simulated sequence (2-d)
                    tau:float, # the claim is: mean > tau
                    lo:float, # every value is >= lo
@@ -88,7 +90,7 @@ def stopping_times(x, # values in order, one row per simulated sequence (2-d)
         hit = log_capital(np.atleast_2d(x), tau, lo, hi, pool, cap) >= np.log(1 / check_delta(delta))
     return np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #4e520193
+# %% ../../nbs/certification/26_gold_sequence.ipynb #2c9ee205
 @dataclass(frozen=True)
 class SequentialCertificate:
     "The gold certificate after some looks, valid at delta simultaneously over all looks (a betting e-process and Ville's inequality)."
@@ -112,7 +114,7 @@ class SequentialCertificate:
         "One row: the certificate's numbers."
         return pd.DataFrame([self.__dict__]).set_index("n_gold")
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #21c383a7
+# %% ../../nbs/certification/26_gold_sequence.ipynb #da35be87
 def _check_sequence_args(ann, delta, tau, replacement, cap, seed):
     "The arguments of GoldSequence, each refused with its name and what it must be."
     check_annotations(ann)
@@ -125,7 +127,7 @@ def _check_sequence_args(ann, delta, tau, replacement, cap, seed):
         raise ValueError(f"`cap` must be a number strictly between 0 and 1 (the largest share of the capital at risk), got {cap!r}.")
     return delta, float(tau), float(cap), check_seed(seed, int_only=True)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #d2231ad0
+# %% ../../nbs/certification/26_gold_sequence.ipynb #d3170382
 class GoldSequence:
     "Label gold items in batches until certified: after each `update`, a certificate valid at delta over all looks."
     def __init__(self, ann:Annotations, # the human labels (any design)
@@ -147,7 +149,7 @@ class GoldSequence:
         self.lo, self.hi = (-1.0, 1.0) if design is None else (design.lo, design.hi)
         self.x, self.history = np.zeros(0), []
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #9d6a36a5
+# %% ../../nbs/certification/26_gold_sequence.ipynb #690c56eb
 @patch
 def _plain_terms(self:GoldSequence, gold):
     "D for a batch of new gold items (plain design): repeated, unknown or human-unlabelled items refused."
@@ -166,7 +168,7 @@ def _plain_terms(self:GoldSequence, gold):
     d = (self.model[pos] == codes).astype(np.float64) - counts[np.arange(len(pos)), codes] / self.n_labels[pos]
     return pos, codes, d
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #af4073b7
+# %% ../../nbs/certification/26_gold_sequence.ipynb #6165f84d
 def _population(self:GoldSequence):
     "What the claim is about, in words."
     if self.design is not None: return f"mean of D over the {self.design.n_items} items of the active design (draws i.i.d., weighted)"
@@ -184,7 +186,7 @@ def _certify(self:GoldSequence):
     return SequentialCertificate(bool(top >= np.log(1 / self.delta)), score, float(np.exp(lk[-1])), float(np.exp(top)), lower,
                                  float(self.x.mean()), len(self.x), len(self.history), self.delta, self.tau, _population(self))
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #8f9aa028
+# %% ../../nbs/certification/26_gold_sequence.ipynb #a779fe6f
 @patch
 def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexed by item id (any number)
            draws:pd.DataFrame|None=None, # active design only: the rows of `next_gold_items` these labels answer
@@ -206,7 +208,7 @@ def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexe
     self.last = self._certify()
     return self.last
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #2753572e
+# %% ../../nbs/certification/26_gold_sequence.ipynb #45586634
 @patch(as_prop=True)
 def certificate(self:GoldSequence) -> SequentialCertificate:
     "The certificate after the last update."
@@ -232,7 +234,7 @@ def __repr__(self:GoldSequence):
     st = f"{self.last!r}" if self.history else "no gold labels yet"
     return f"GoldSequence(delta={self.delta:g}, tau={self.tau:g}, {'active' if self.design is not None else 'plain'}: {st})"
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #5e3252cd
+# %% ../../nbs/certification/26_gold_sequence.ipynb #2f98205e
 @patch
 def plan_more(self:GoldSequence, reps:int=200, # simulated continuations
               max_more:int=20000, # give up beyond this many more items
