@@ -69,3 +69,14 @@ def test_refusals():
     seq.update(gold.loc[draws["item"].unique()], draws)
     with pytest.raises(ValueError, match="already have a gold label"): seq.update(gold.loc[draws["item"].unique()], draws)
     with pytest.raises(ValueError, match="an active sequence needs"): seq.update(gold.iloc[:2])
+
+
+def test_sequence_refuses_a_foreign_design():
+    ann, model, _ = toy()
+    other, omodel, _ = toy(n=50, seed=9)
+    other = Annotations.from_wide(other.to_wide().rename(lambda i: "x" + i))
+    with pytest.raises(ValueError, match="its items are not items of `ann`"):
+        GoldSequence(ann, model, design=active_design(other, omodel.rename(lambda i: "x" + i)))
+    with pytest.raises(ValueError, match="`replacement` applies to the plain design"):
+        GoldSequence(ann, model, design=active_design(ann, model), replacement=True)
+    with pytest.raises(TypeError, match="`design` must be an active design"): GoldSequence(ann, model, design="yes")

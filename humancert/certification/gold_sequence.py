@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/certification/gold_sequence.html.md"
 # %% auto #0
 __all__ = ['null_means', 'agrapa_bets', 'log_capital', 'stopping_times', 'SequentialCertificate', 'GoldSequence']
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #3d101268
+# %% ../../nbs/certification/26_gold_sequence.ipynb #a1abc3c1
 from dataclasses import dataclass
 
 from fastcore.basics import patch
@@ -19,7 +19,7 @@ from ..data.annotations import Annotations, check_annotations, hard_predictions,
 from .finite import check_delta
 from .gold_certificate import _check_gold
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #3e33fdb7
+# %% ../../nbs/certification/26_gold_sequence.ipynb #3bc71119
 _EPS = 1e-9   # relative rounding allowance: N tau - S_{t-1} is a difference of sums, exact only up to rounding
 
 def null_means(x, # the observed values in order (1-d), or one row per sequence (2-d)
@@ -32,7 +32,7 @@ def null_means(x, # the observed values in order (1-d), or one row per sequence 
     before = np.cumsum(x, axis=-1) - x                      # S_{t-1}
     return (pool * tau - before) / (pool - np.arange(x.shape[-1]))
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #39b71844
+# %% ../../nbs/certification/26_gold_sequence.ipynb #1ba88b2d
 def agrapa_bets(x, # the observed values in order (1-d or one row per sequence)
                 m, # the null means m_t (same shape)
                 lo:float, # every value is >= lo
@@ -51,7 +51,7 @@ def agrapa_bets(x, # the observed values in order (1-d or one row per sequence)
         lam = np.clip(gap / (var + gap * gap), 0.0, cap / room)
     return np.where(np.isfinite(lam), lam, 0.0)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #8322aba3
+# %% ../../nbs/certification/26_gold_sequence.ipynb #ece671a7
 def log_capital(x, # the observed values in order (1-d or one row per sequence)
                 tau:float, # the claim is: mean > tau
                 lo:float, # every value is >= lo
@@ -67,7 +67,7 @@ def log_capital(x, # the observed values in order (1-d or one row per sequence)
     step = np.where(m < lo - _EPS * (hi - lo), np.inf, step)   # the rest of the pool cannot bring the mean down to tau (beyond rounding)
     return np.cumsum(step, axis=-1)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #93cd47aa
+# %% ../../nbs/certification/26_gold_sequence.ipynb #6bb507bf
 def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401):
     "Lower confidence sequence for the pool mean after the last value: the smallest grid mean never rejected, one grid step down."
     ms = np.linspace(lo, hi, grid)                         # m = lo is never rejected (no bet can win there): start above it
@@ -76,7 +76,7 @@ def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401):
     if ever.all(): return float(hi)
     return float(ms[int(np.argmin(ever))])                 # the grid point below the first one never rejected
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #9196e23e
+# %% ../../nbs/certification/26_gold_sequence.ipynb #a54ea2b2
 def stopping_times(x, # values in order, one row per simulated sequence (2-d)
                    tau:float, # the claim is: mean > tau
                    lo:float, # every value is >= lo
@@ -90,7 +90,7 @@ def stopping_times(x, # values in order, one row per simulated sequence (2-d)
         hit = log_capital(np.atleast_2d(x), tau, lo, hi, pool, cap) >= np.log(1 / check_delta(delta))
     return np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #2c9ee205
+# %% ../../nbs/certification/26_gold_sequence.ipynb #eb71e751
 @dataclass(frozen=True)
 class SequentialCertificate:
     "The gold certificate after some looks, valid at delta simultaneously over all looks (a betting e-process and Ville's inequality)."
@@ -114,8 +114,8 @@ class SequentialCertificate:
         "One row: the certificate's numbers."
         return pd.DataFrame([self.__dict__]).set_index("n_gold")
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #da35be87
-def _check_sequence_args(ann, delta, tau, replacement, cap, seed):
+# %% ../../nbs/certification/26_gold_sequence.ipynb #eb041e5a
+def _check_sequence_args(ann, delta, tau, replacement, cap, seed, design=None):
     "The arguments of GoldSequence, each refused with its name and what it must be."
     check_annotations(ann)
     delta = check_delta(delta)
@@ -123,11 +123,16 @@ def _check_sequence_args(ann, delta, tau, replacement, cap, seed):
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
     if not isinstance(replacement, bool):
         raise TypeError(f"`replacement` must be True (gold items drawn i.i.d.) or False (without replacement from the items), got {replacement!r}.")
+    if design is not None and not all(hasattr(design, a) for a in ("batch_terms", "items", "lo", "hi")):
+        raise TypeError(f"`design` must be an active design (active_design(ann, judge)) or None, got {type(design).__name__}.")
+    if design is not None and (replacement or not design.items.isin(ann.items).all()):
+        raise ValueError("`design`: " + ("`replacement` applies to the plain design (active draws are always i.i.d.); drop it."
+                         if replacement else "its items are not items of `ann`; build it with active_design on the same annotations."))
     if isinstance(cap, bool) or not isinstance(cap, (int, float, np.floating)) or not 0 < cap < 1:
         raise ValueError(f"`cap` must be a number strictly between 0 and 1 (the largest share of the capital at risk), got {cap!r}.")
     return delta, float(tau), float(cap), check_seed(seed, int_only=True)
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #d3170382
+# %% ../../nbs/certification/26_gold_sequence.ipynb #95dbac0b
 class GoldSequence:
     "Label gold items in batches until certified: after each `update`, a certificate valid at delta over all looks."
     def __init__(self, ann:Annotations, # the human labels (any design)
@@ -139,7 +144,7 @@ class GoldSequence:
                  cap:float=0.5, # largest share of the capital a bet risks
                  seed:int=0, # seed of the random order within each batch
                 ):
-        self.delta, self.tau, self.cap, seed = _check_sequence_args(ann, delta, tau, replacement, cap, seed)
+        self.delta, self.tau, self.cap, seed = _check_sequence_args(ann, delta, tau, replacement, cap, seed, design)
         self.ann, self.model, self.design, self.replacement = ann, hard_predictions(ann, model, "model", outside=True), design, replacement
         self._rng = np.random.default_rng(seed)
         self.labelled = np.zeros(ann.n_items, dtype=bool)     # items whose gold label has been given
@@ -149,7 +154,7 @@ class GoldSequence:
         self.lo, self.hi = (-1.0, 1.0) if design is None else (design.lo, design.hi)
         self.x, self.history = np.zeros(0), []
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #690c56eb
+# %% ../../nbs/certification/26_gold_sequence.ipynb #b0d436e1
 @patch
 def _plain_terms(self:GoldSequence, gold):
     "D for a batch of new gold items (plain design): repeated, unknown or human-unlabelled items refused."
@@ -168,7 +173,7 @@ def _plain_terms(self:GoldSequence, gold):
     d = (self.model[pos] == codes).astype(np.float64) - counts[np.arange(len(pos)), codes] / self.n_labels[pos]
     return pos, codes, d
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #6165f84d
+# %% ../../nbs/certification/26_gold_sequence.ipynb #86ab46b6
 def _population(self:GoldSequence):
     "What the claim is about, in words."
     if self.design is not None: return f"mean of D over the {self.design.n_items} items of the active design (draws i.i.d., weighted)"
@@ -186,7 +191,7 @@ def _certify(self:GoldSequence):
     return SequentialCertificate(bool(top >= np.log(1 / self.delta)), score, float(np.exp(lk[-1])), float(np.exp(top)), lower,
                                  float(self.x.mean()), len(self.x), len(self.history), self.delta, self.tau, _population(self))
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #a779fe6f
+# %% ../../nbs/certification/26_gold_sequence.ipynb #8fa7ccbd
 @patch
 def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexed by item id (any number)
            draws:pd.DataFrame|None=None, # active design only: the rows of `next_gold_items` these labels answer
@@ -208,7 +213,7 @@ def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexe
     self.last = self._certify()
     return self.last
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #45586634
+# %% ../../nbs/certification/26_gold_sequence.ipynb #2dc15166
 @patch(as_prop=True)
 def certificate(self:GoldSequence) -> SequentialCertificate:
     "The certificate after the last update."
@@ -234,7 +239,7 @@ def __repr__(self:GoldSequence):
     st = f"{self.last!r}" if self.history else "no gold labels yet"
     return f"GoldSequence(delta={self.delta:g}, tau={self.tau:g}, {'active' if self.design is not None else 'plain'}: {st})"
 
-# %% ../../nbs/certification/26_gold_sequence.ipynb #2f98205e
+# %% ../../nbs/certification/26_gold_sequence.ipynb #3bf6473c
 @patch
 def plan_more(self:GoldSequence, reps:int=200, # simulated continuations
               max_more:int=20000, # give up beyond this many more items
