@@ -609,7 +609,8 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     return _finish(rep, out, force, quiet)
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
-COMMANDS = {"report": (report, ["input"])}   # command -> (function, its positional parameters)
+from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)
+COMMANDS = {"report": (report, ["input"]), "gold-status": (gold_status, ["input"])}   # command -> (function, its positional parameters)
 
 class _ParseError(Exception): "An argparse error, reported on one line first."
 

@@ -1,0 +1,129 @@
+"""Gold labels needed to certify (issue 34 goal): sequential + active selection against today's default fixed-size plain certificate.
+
+Remake the table:  PYTHONPATH=. python benchmarks/bench_gold_labels.py  (writes benchmarks/gold_labels.md; about 2-4 minutes on one core)
+
+Per design (TweetEval-Annotated's LLM with its 3,000 real gold labels as the pool, and three simulated pools of 4,000 items
+with every gold label known):
+* fixed-size: the smallest n (bisection) at which the default plain certificate (`certify_with_gold`'s plain S: `mean_pvalue`
+  with the betting tail on D in [-1, 1]) certifies at 95 % in at least 80 % of 300 random subsets drawn without replacement;
+* sequential, uniform: median number of gold items (drawn uniformly without replacement) until `GoldSequence`'s e-process
+  certifies, a user looking after every item (400 studies);
+* sequential + active: the same with draws from `active_design` (floor 0.2, mix 0.5) and the weighted terms (400 studies,
+  up to 2N draws);
+* false certification at the boundary: tau set to the pool's own mean of D, 1,000 studies per procedure, over all looks
+  (uniform: the whole pool; active: up to 2N draws). SE = sqrt(0.05 * 0.95 / 1000) = 0.0069.
+"""
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from humancert.data.annotations import Annotations
+from humancert.data.datasets import load
+from humancert.certification.gold_certificate import gold_terms, mean_pvalue
+from humancert.certification.gold_sequence import stopping_times
+from humancert.certification.active_gold import active_design, active_terms
+
+OUT = Path(__file__).resolve().parent / "gold_labels.md"
+DELTA = 0.05
+
+
+def simulate(n, C, K, acc_easy, acc_hard, hard_share, model_easy, model_hard, corr, seed):
+    "Annotations, model labels and gold labels of n items: hard items, annotator errors shared with probability corr."
+    r = np.random.default_rng(seed)
+    truth = r.integers(0, C, n)
+    hard = r.random(n) < hard_share
+    shared = (truth + r.integers(1, C, n)) % C                     # the wrong label annotators share on an item
+    wrong = np.where(r.random((n, K)) < corr, shared[:, None], (truth[:, None] + r.integers(1, C, (n, K))) % C)
+    labels = np.where(r.random((n, K)) < np.where(hard, acc_hard, acc_easy)[:, None], truth[:, None], wrong)
+    m_wrong = np.where(r.random(n) < corr, shared, (truth + r.integers(1, C, n)) % C)
+    model = np.where(r.random(n) < np.where(hard, model_hard, model_easy), truth, m_wrong)
+    items = [f"i{j}" for j in range(n)]
+    ann = Annotations.from_wide(pd.DataFrame(labels, index=items, columns=[f"a{k}" for k in range(K)]))
+    return ann, pd.Series(model, index=items), pd.Series(truth, index=items)
+
+
+def designs():
+    tw = load("tweeteval")
+    yield "TweetEval-Annotated LLM (real gold, 4 classes)", tw.annotations, tw.predictions["llm"], tw.extra["gold"]
+    yield "2 classes, 3 independent annotators (acc 0.70, model 0.75)", *simulate(4000, 2, 3, 0.70, 0.70, 0.0, 0.75, 0.75, 0.0, 1)
+    yield "4 classes, 5 annotators, correlated errors (acc 0.60, corr 0.5, model 0.66)", *simulate(4000, 4, 5, 0.60, 0.60, 0.0, 0.66, 0.66, 0.5, 2)
+    yield "3 classes, 30% hard items (acc 0.85/0.40, model 0.90/0.45)", *simulate(4000, 3, 3, 0.85, 0.40, 0.3, 0.90, 0.45, 0.0, 3)
+
+
+def chunked(fn, R, chunk=100):
+    return np.concatenate([fn(min(chunk, R - a)) for a in range(0, R, chunk)])
+
+
+def fixed_size_n80(d, rng, R=300):
+    "Smallest n certified (plain, betting tail) in >= 80 % of R subsets without replacement; inf if not within the pool."
+    power = lambda n: np.mean([mean_pvalue(s, -1, 1, 0.0, "betting") <= DELTA
+                               for s in (rng.choice(d, n, replace=False) for _ in range(R))])
+    N = len(d)
+    if power(N) < 0.8: return np.inf
+    lo, hi = 1, N
+    while hi - lo > max(5, hi // 100):                            # bisection to 1 % (or 5 items)
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if power(mid) >= 0.8 else (mid, hi)
+    return float(hi)
+
+
+def uniform_times(d, tau, rng, R):
+    N = len(d)
+    return chunked(lambda r: stopping_times(rng.permuted(np.broadcast_to(d, (r, N)), axis=1), tau, -1, 1, DELTA, N), R)
+
+
+def active_times(des, z_pool, tau, rng, R):
+    M = 2 * des.n_items
+    return chunked(lambda r: stopping_times(z_pool[rng.choice(des.n_items, (r, M), p=des.probability)], tau, des.lo, des.hi, DELTA), R)
+
+
+def row(name, ann, model, gold, rng):
+    terms = gold_terms(ann, model, gold)
+    d = terms["D"].to_numpy()
+    des = active_design(ann, model)
+    codes = pd.Index(ann.classes).get_indexer(gold.loc[des.items])
+    z = active_terms(des, np.arange(des.n_items), codes)
+    mu = float(d.mean())
+    n80 = fixed_size_n80(d, rng)
+    uni, act = uniform_times(d, 0.0, rng, 400), active_times(des, z, 0.0, rng, 400)
+    med = float(np.quantile(act, 0.5, method="higher"))
+    fu = np.isfinite(uniform_times(d, mu, rng, 1000)).mean()
+    fa = np.isfinite(active_times(des, z, float(des.probability @ z), rng, 1000)).mean()
+    return {"design": name, "N": len(d), "lead (mean D)": round(mu, 4), "sd D": round(float(d.std()), 3),
+            "fixed-size plain, n for 80% power": n80, "sequential uniform, median": float(np.median(uni)),
+            "sequential + active, median": med, "ratio (active / fixed)": round(med / n80, 3),
+            "goal (ratio <= 0.5)": "met" if med <= 0.5 * n80 else "not met",
+            "false cert. sequential uniform": fu, "false cert. sequential + active": fa}
+
+
+def main():
+    t0 = time.time()
+    rng = np.random.default_rng(34)
+    rows = []
+    for name, ann, model, gold in designs():
+        rows.append(row(name, ann, model, gold, rng))
+        print(rows[-1], file=sys.stderr)
+    tab = pd.DataFrame(rows)
+    se = np.sqrt(DELTA * (1 - DELTA) / 1000)
+    text = [__doc__.split("\n\n")[0].strip(), "", f"Made by `PYTHONPATH=. python benchmarks/bench_gold_labels.py` in {time.time() - t0:.0f} s (seed 34).", "",
+            "\n".join(l for l in __doc__.split("\n\n", 2)[2].splitlines()), "", tab.to_markdown(index=False), "",
+            f"False certification is at the boundary (tau = the pool's own mean of D) over all looks; its Monte Carlo SE is {se:.4f}, "
+            f"so a rate up to {DELTA + 3 * se:.3f} is within 3 SE of delta = {DELTA}.", "",
+            "Notes. (1) The first run of this benchmark found 0.105 and 0.094 false certification for the uniform sequential "
+            "certificate in the 2-class and hard-items designs: at the end of the pool, with tau the pool's float mean and the last "
+            "items at -1, N tau - S_{t-1} fell a hair below -1 by rounding and was read as a proof. `log_capital` now allows a relative "
+            "rounding of 1e-9 (tests/test_gold_sequence.py::test_rounding_at_the_end_of_the_pool_is_no_proof fails on the old code). "
+            "(2) On TweetEval-Annotated the goal is not met: the active design (drawing with replacement) needs more gold labels than "
+            "uniform draws without replacement from its small pool of 3,000 items, and uniform sequential alone needs about half "
+            "(0.52) of the fixed-size n. On the simulated pools of 4,000 items active selection more than halves the uniform "
+            "sequential median. (3) The fixed-size n is for the default plain certificate (betting tail); the other fixed-size "
+            "candidates of the issue's item 1 (sign test, better bettors) are another branch's work and not compared here."]
+    OUT.write_text("\n".join(text) + "\n")
+    print(OUT.read_text())
+
+
+if __name__ == "__main__":
+    main()
