@@ -534,11 +534,11 @@ class PowerCurve:
 
     @property
     def lower(self) -> np.ndarray:
-        "2.5 % bootstrap quantile per k, over the samples that have c_k (NaN when no bootstrap was run)."
+        "2.5 % item-bootstrap quantile per k (a percentile interval: asymptotic, i.i.d. items), over the samples that have c_k (NaN without bootstrap)."
         return _quantile(self.samples, 0.025, len(self.k))
     @property
     def upper(self) -> np.ndarray:
-        "97.5 % bootstrap quantile per k, over the samples that have c_k (NaN when no bootstrap was run)."
+        "97.5 % item-bootstrap quantile per k (a percentile interval: asymptotic, i.i.d. items), over the samples that have c_k (NaN without bootstrap)."
         return _quantile(self.samples, 0.975, len(self.k))
     def to_frame(self) -> pd.DataFrame:
         "One row per k: c_k, its bootstrap interval, its Monte Carlo SE, and the items behind it."
