@@ -15,7 +15,7 @@ from fastcore.basics import patch
 
 from ..data.annotations import Annotations, check_annotations, check_seed
 from ..data.profiles import Profiles
-from .scoring import rating_values, _combine
+from .scoring import rating_values, _combine, _resolve_seed
 
 
 # %% ../../nbs/survey/31_combiners.ipynb #01e15acd
@@ -38,7 +38,7 @@ class Combiner:
         "Labels (class codes) for hard combiners, drawn with a seeded tie-break; the distribution for soft ones."
         D = self.distribution(Y, items)
         if self.soft: return D
-        rng = np.random.default_rng(check_seed(seed))
+        rng = np.random.default_rng(_resolve_seed(seed)[0])            # seed: an int, a Generator, or None (fresh entropy)
         return (rng.random((len(D), 1)) > np.cumsum(D, 1)).sum(1).clip(max=self.n_classes - 1)
     def __repr__(self): return f"{type(self).__name__}(n_classes={self.n_classes})"
 

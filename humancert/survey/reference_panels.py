@@ -16,7 +16,7 @@ import pandas as pd
 from scipy.special import gammaln
 
 from ..data.annotations import Annotations, check_annotations, check_seed
-from .scoring import SCORERS, ClassifierScore, _compositions
+from .scoring import SCORERS, ClassifierScore, _compositions, _resolve_seed
 from .power_curve import PowerCurve, _sampled_curve, _soft_check, _relearn
 from .combiners import make_combiner
 from .survey_equivalence import SurveyEquivalence, equivalence, survey_equivalence, _check_predictions
@@ -63,6 +63,7 @@ class NoiseSimulation:
     states: np.ndarray         # each item's state (one state per label)
     classifier: np.ndarray     # the classifier's label per item
     noise: np.ndarray          # the noise matrix used
+    seed: int|None = None     # the seed used (drawn fresh for seed=None; None for a numpy Generator)
     def __repr__(self):
         return (f"NoiseSimulation({self.annotations.n_items} items, {int(self.annotations.n_labels.max())} raters, "
                 f"classifier accuracy vs state {np.mean(self.classifier == self.states):.3f})")
@@ -97,18 +98,19 @@ def uniform_noise(n_items:int, # number of items
                   n_raters:int, # labels per item
                   accuracy:float, # P(classifier says the state); errors uniform over the other classes
                   prior=None, # state probabilities; default uniform
-                  seed=0, # int seed or numpy Generator
+                  seed=0, # int seed, numpy Generator, or None (fresh entropy, recorded in the result)
                  ) -> NoiseSimulation:
     "Simulate the uniform-noise setting of section 6: one state per label, i.i.d. raters, a classifier independent of them given the state."
     T = _check_noise(noise)
     C = T.shape[0]
     pi = _check_simulation(n_items, n_raters, accuracy, prior, C)
-    rng = np.random.default_rng(check_seed(seed))
+    seed, used = _resolve_seed(seed)
+    rng = np.random.default_rng(seed)
     s = rng.choice(C, n_items, p=pi)
     counts = _noisy_labels(s, T, n_raters, rng)
     wrong = rng.random(n_items) >= accuracy
     h = np.where(wrong, (s + rng.integers(1, C, n_items)) % C, s)
-    return NoiseSimulation(Annotations.from_counts(pd.DataFrame(counts, columns=list(range(C)))), s, h, T)
+    return NoiseSimulation(Annotations.from_counts(pd.DataFrame(counts, columns=list(range(C)))), s, h, T, used)
 
 # %% ../../nbs/survey/36_reference_panels.ipynb #f0ec449e
 def _check_states(ann, states):
@@ -161,7 +163,7 @@ def state_equivalence(pred, # the classifier's label per item (codes or labels) 
                       scorer:str="dmi", # a name in SCORERS
                       max_k:int|None=None, # largest survey size; default (most labels on an item)
                       max_subsets:int=200, # random draws per k
-                      seed=0, # seed of the draws
+                      seed=0, # seed of the draws: an int, a numpy Generator, or None (fresh entropy, recorded in the result)
                      ) -> SurveyEquivalence:
     "SEQ* (footnote 11): the survey equivalence when the classifier and every survey are scored against the true states."
     s, p = _check_star_args(ann, pred, states, scorer)
@@ -169,12 +171,13 @@ def state_equivalence(pred, # the classifier's label per item (codes or labels) 
     comb = make_combiner(combiner, ann)
     _soft_check(comb, scorer)
     counts = np.asarray(ann.counts)
+    seed, used = _resolve_seed(seed)
     vals, se, hk = _star_curve(comb, counts, p, s, K, scorer, max_subsets, seed)
     n = counts.sum(1)
     value, bound = equivalence(hk, vals)
     curve = PowerCurve(comb.name, scorer, np.arange(K), vals, np.array([int((n >= k).sum()) for k in range(K)]),
-                       np.empty((0, K)), "sampled", se)
-    return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array([]), np.array([], dtype=object), hk)
+                       np.empty((0, K)), "sampled", se, seed=used)
+    return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array([]), np.array([], dtype=object), hk, seed=used)
 
 # %% ../../nbs/survey/36_reference_panels.ipynb #6f4c333e
 _PAIRS = {"dmi": "plurality", "agreement": "plurality", "cross_entropy": "abc"}   # scorer -> its natural combiner
@@ -197,12 +200,13 @@ def seq_by_reference(pred, # the classifier's labels (for dmi/agreement) and/or 
                      states=None, # true states (class codes), for SEQ*; None when unknown
                      max_k:int|None=None, # largest survey size (must leave r raters for the largest r)
                      max_subsets:int=100, # random draws per k
-                     seed=0, # seed of the draws
+                     seed=0, # seed of the draws: an int, a numpy Generator, or None (fresh entropy, one for every row)
                      combiners:dict|None=None, # scorer -> combiner, overriding the defaults (plurality; ABC for cross-entropy)
                     ) -> pd.DataFrame:
     "SEQ^r for each panel size r and scorer (DMI and agreement with plurality, cross-entropy with ABC), and SEQ* if states are given."
     if not isinstance(pred, dict) or not pred or any(k not in _PAIRS for k in pred):
         raise ValueError(f"`pred` must be a dict from scorers {list(_PAIRS)} to the classifier's predictions for that scorer.")
     pairs = _PAIRS | (combiners or {})
+    seed, _ = _resolve_seed(seed)                                       # None: one fresh seed shared by every row
     return pd.DataFrame([row for scorer, p in pred.items()
                          for row in _reference_rows(scorer, p, pairs[scorer], ann, rs, states, max_k, max_subsets, seed)])

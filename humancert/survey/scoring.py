@@ -7,9 +7,11 @@ Docs: https://humancert.github.io/humancert/survey/scoring.html.md"""
 # %% auto #0
 __all__ = ['SCORERS', 'DECOMPOSABLE', 'SCALE_SCORERS', 'agreement_score', 'f1_score', 'cross_entropy_score', 'auc_score',
            'dmi_score', 'pearson_score', 'spearman_score', 'plurality_distribution', 'ClassifierScore', 'item_scores',
-           'classifier_score', 'rating_values', 'scale_curve_samples', 'scale_classifier_samples']
+           'classifier_score', 'rating_values', 'scale_curve_samples', 'scale_classifier_samples',
+           'scale_survey_samples']
 
 # %% ../../nbs/survey/30_scoring.ipynb #71baae8d
+import dataclasses
 import itertools
 from dataclasses import dataclass
 
@@ -206,6 +208,17 @@ def _check_reference(n_reference, n_max):
                          f"the most labels on an item is {n_max}.")
     return int(n_reference)
 
+# %% ../../nbs/survey/30_scoring.ipynb #c336357a
+def _resolve_seed(seed, # an int >= 0, a numpy Generator, or None for fresh entropy
+                  name:str="seed", # the argument's name, for messages
+                 ) -> tuple:
+    "(what to seed numpy's generator with, the seed to record in the result): None draws fresh entropy and records it; a Generator records None."
+    if seed is None:
+        fresh = int(np.random.SeedSequence().entropy)               # 128 random bits from the operating system
+        return fresh, fresh
+    checked = check_seed(seed, name)
+    return checked, (None if isinstance(checked, np.random.Generator) else checked)
+
 # %% ../../nbs/survey/30_scoring.ipynb #d15c9a80
 @dataclass(frozen=True)
 class ClassifierScore:
@@ -216,6 +229,7 @@ class ClassifierScore:
     method: str        # 'exact' (per-item expectation), 'per annotator' (Algorithm 1 literally) or 'sampled'
     n_references: int  # annotators averaged over, or sampled rounds; 0 for 'exact'
     n_reference: int = 1   # r: the reference is the plurality of r held-out raters (footnote 10)
+    seed: int|None = None  # the seed of the sampled rounds (drawn fresh for seed=None); None for 'exact' and 'per annotator'
 
     def __float__(self): return float(self.value)
     def __repr__(self):
@@ -224,7 +238,7 @@ class ClassifierScore:
                 f"method={self.method!r}, n_references={self.n_references}{r})")
     def to_frame(self) -> pd.DataFrame:
         "One-row DataFrame indexed by scorer."
-        return pd.DataFrame([self.__dict__]).set_index("scorer")
+        return pd.DataFrame([{k: v for k, v in self.__dict__.items() if k != "seed"}]).set_index("scorer")
 
 # %% ../../nbs/survey/30_scoring.ipynb #8c08957e
 def _scorer(scorer):
@@ -296,13 +310,13 @@ def classifier_score(pred, # one label per item, or an items x classes probabili
                      ann:Annotations, # the human labels
                      scorer="agreement", # a name in SCORERS or a function (pred, ref, n_classes) -> float
                      n_rounds:int=100, # sampled scores (counts data or r > 1 with a non-decomposable scorer): rounds of random references
-                     seed=0, # seed for those rounds
+                     seed=0, # seed for those rounds: an int, a numpy Generator, or None (fresh entropy, recorded in the result)
                      n_reference:int=1, # r: score against the plurality of r held-out raters (footnote 10); items with fewer labels are left out
                     ) -> ClassifierScore:
     "Algorithm 1: the classifier's mean score against a reference rater, or against the plurality of r (HScore^r)."
     check_annotations(ann)
     name, fn = _scorer(scorer)
-    seed = check_seed(seed)
+    seed, used = _resolve_seed(seed)
     C = ann.n_classes
     two_d = isinstance(pred, pd.DataFrame) or np.ndim(pred) == 2
     pred = soft_predictions(ann, pred, "pred") if two_d else hard_predictions(ann, pred, "pred")
@@ -313,7 +327,7 @@ def classifier_score(pred, # one label per item, or an items x classes probabili
         return ClassifierScore(name, float(np.nanmean(s)), int((n >= r).sum()), "exact", 0, r)
     item, annot, label = ann.codes()
     if annot is not None and r == 1: return _per_annotator_score(fn, name, pred, item, annot, label, ann.n_annotators, n, C)
-    return _sampled_score(fn, name, pred, np.asarray(ann.counts), n, r, C, n_rounds, seed)
+    return dataclasses.replace(_sampled_score(fn, name, pred, np.asarray(ann.counts), n, r, C, n_rounds, seed), seed=used)
 
 # %% ../../nbs/survey/30_scoring.ipynb #3f3fbc78
 SCALE_SCORERS = ("neg_rmse", "neg_mae", "pearson", "spearman", "kendall")
@@ -479,3 +493,81 @@ def scale_classifier_samples(pred, # (I,) the classifier's predicted rating per 
         if key not in done: done[key] = _joint_scores(pred[keep], q[keep], v, Wi[:, keep], scorer) if key else np.full(len(Wi), np.nan)
         out[:, k] = done[key]
     return out
+
+# %% ../../nbs/survey/30_scoring.ipynb #6191edad
+def _ordered_ratings(counts, # (I, C) rating counts per item
+                     v, # (C,) the rating values
+                     n_draws:int, # independent random orders
+                     rng, # numpy Generator
+                     K:int, # positions to keep
+                    ) -> np.ndarray:
+    "n_draws random orders of every item's ratings: (n_draws, I, K) rating values by position, NaN past an item's ratings."
+    n = counts.sum(1)
+    top = max(int(n.max()), K)
+    pos = np.arange(top)[None, :]
+    code = (pos[:, :, None] >= np.cumsum(counts, 1)[:, None, :]).sum(2)       # the sorted ratings' codes, position by position
+    V = np.where(pos < n[:, None], v[np.minimum(code, len(v) - 1)], np.nan)
+    keys = np.where(pos < n[:, None], rng.random((n_draws, len(counts), top)), np.inf)
+    return np.take_along_axis(np.broadcast_to(V, keys.shape), np.argsort(keys, 2)[:, :, :K], 2)
+
+# %% ../../nbs/survey/30_scoring.ipynb #70117e9d
+def _draw_scores(x, # (D, P) predictions, one row per draw
+                 y, # (D, P) reference ratings
+                 scorer:str, # one of SCALE_SCORERS
+                ) -> np.ndarray:
+    "The scorer on each row's pairs: minus MAE or RMSE, or a correlation (NaN where a row's predictions or references are constant)."
+    if scorer == "neg_mae": return -np.abs(x - y).mean(1)
+    if scorer == "neg_rmse": return -np.sqrt(((x - y) ** 2).mean(1))
+    ok = (np.ptp(x, 1) > 0) & (np.ptp(y, 1) > 0)
+    out = np.full(len(x), np.nan)
+    if scorer == "kendall":
+        from scipy.stats import kendalltau
+        out[ok] = [kendalltau(a, b).statistic for a, b in zip(x[ok], y[ok])]      # tau-b, as the pooled curve
+        return out
+    if scorer == "spearman":
+        from scipy.stats import rankdata
+        x, y = rankdata(x, axis=1), rankdata(y, axis=1)                             # mid-ranks for ties
+    xc, yc = x[ok] - x[ok].mean(1, keepdims=True), y[ok] - y[ok].mean(1, keepdims=True)
+    out[ok] = (xc * yc).sum(1) / np.sqrt((xc ** 2).sum(1) * (yc ** 2).sum(1))
+    return out
+
+# %% ../../nbs/survey/30_scoring.ipynb #76763b24
+def _survey_draw_block(X, n, v, combiner, scorer, K, const, pred):
+    "Scores of one block of draws (X: draws x items x positions): the curve's and the classifier's, each (draws, K)."
+    c, h = np.full((len(X), K), np.nan), np.full((len(X), K), np.nan)
+    for k in range(K):
+        el = n >= k + 1
+        if not el.any(): continue
+        y = X[:, el, k]
+        if k == 0: c[:, 0] = _draw_scores(np.full(y.shape, const), y, scorer) if scorer in ("neg_mae", "neg_rmse") else 0.0
+        else: c[:, k] = _draw_scores(X[:, el, :k].mean(2) if combiner == "mean" else np.median(X[:, el, :k], 2), y, scorer)
+        if pred is not None: h[:, k] = _draw_scores(np.broadcast_to(pred[el], y.shape), y, scorer)
+    return c, h
+
+# %% ../../nbs/survey/30_scoring.ipynb #d8b48ce0
+def scale_survey_samples(counts, # (I, C) rating counts per item (a bootstrap sample: an item repeated once per copy)
+                         v, # (C,) the rating values
+                         combiner:str, # 'mean' or 'median'
+                         scorer:str, # one of SCALE_SCORERS
+                         K:int, # points k = 0..K-1
+                         n_draws:int, # random surveys averaged over
+                         rng, # numpy Generator
+                         pred=None, # (I,) the classifier's predicted rating per item, scored against the same references
+                         block:int=16, # draws at a time (bounds the memory: block x items x K values)
+                        ) -> tuple:
+    "Algorithm 3's survey average on a scale by Monte Carlo: (c_k, its Monte Carlo SE, the classifier's h_k on the same references or None)."
+    counts = np.asarray(counts)
+    n = counts.sum(1)
+    q0 = counts[n > 0] / n[n > 0, None]
+    const = float(_constant(q0.mean(0)[None], v, combiner)[0])             # the pooled curve's k = 0 prediction
+    c, h = np.full((n_draws, K), np.nan), np.full((n_draws, K), np.nan)
+    for d0 in range(0, n_draws, block):
+        X = _ordered_ratings(counts, v, min(block, n_draws - d0), rng, K)
+        c[d0:d0 + len(X)], h[d0:d0 + len(X)] = _survey_draw_block(X, n, v, combiner, scorer, K, const, pred)
+    m = (~np.isnan(c)).sum(0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(m > 0, np.nansum(c, 0) / np.maximum(m, 1), np.nan)
+        se = np.where(m > 1, np.sqrt(np.nansum((c - mean) ** 2, 0) / np.maximum(m - 1, 1) / np.maximum(m, 1)), np.nan)
+        hm = (~np.isnan(h)).sum(0)
+        hk = None if pred is None else np.where(hm > 0, np.nansum(h, 0) / np.maximum(hm, 1), np.nan)
+    return mean, se, hk

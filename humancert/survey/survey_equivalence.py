@@ -24,8 +24,8 @@ from .power_curve import (PowerCurve, _curve, ZeroProbabilityError, _subcomposit
 from ..data.annotations import row_sums
 from ..data.profiles import Profiles, unique_rows
 from .combiners import make_combiner, _clip_probs
-from .power_curve import scale_request, _check_scale_args, _scale_bootstrap
-from .scoring import scale_curve_samples, scale_classifier_samples
+from .power_curve import scale_request, _check_scale_args, _scale_bootstrap, _check_estimand, _defined_prefix, _rows_of, POOLED_DIFFERS
+from .scoring import scale_curve_samples, scale_classifier_samples, scale_survey_samples, _resolve_seed
 
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #f1cef5ab
@@ -77,7 +77,7 @@ MIN_CURVE_ITEMS = 100   # a curve point from fewer items is flagged: its standar
 
 @dataclass(frozen=True)
 class SurveyEquivalence:
-    "How many raters a classifier is worth: the equivalence, its bootstrap interval, and the curve behind it."
+    "How many raters a classifier is worth: the equivalence, its item-bootstrap percentile interval (asymptotic, i.i.d. items), and the curve behind it."
     value: float               # the equivalence (a bound when `bound` is '<' or '>')
     bound: str                 # '=' interpolated; '<' less than 0 (value 0); '>' more than K (value K)
     classifier_score: float    # h, on all items
@@ -86,6 +86,7 @@ class SurveyEquivalence:
     sample_bounds: np.ndarray = field(repr=False)  # the bound of each bootstrap equivalence
     classifier_curve: np.ndarray|None = field(default=None, repr=False)   # h_k on the items behind c_k (None: h for every k)
     n_outside: int = 0         # items whose label from the classifier no annotator's class is (it agrees with nobody)
+    seed: int|None = None      # the seed used (drawn fresh for seed=None; None for a numpy Generator)
 
     @property
     def few_items(self) -> dict:
@@ -93,20 +94,48 @@ class SurveyEquivalence:
         return {int(k): int(n) for k, n in zip(self.curve.k, self.curve.n_items) if n < MIN_CURVE_ITEMS}
     @property
     def interval(self) -> tuple:
-        "2.5 % and 97.5 % bootstrap quantiles of the equivalence (NaN without bootstrap)."
+        "2.5 % and 97.5 % quantiles of the bootstrap equivalences: an item-bootstrap percentile interval, asymptotic, assuming i.i.d. items (NaN without bootstrap)."
         if not len(self.samples): return (float("nan"), float("nan"))
         return tuple(float(q) for q in np.quantile(self.samples, [0.025, 0.975]))
+    def __float__(self):
+        "The equivalence as a number (with bound '<' or '>' it is the bound: 0 or K)."
+        return float(self.value)
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #efe82f8d
 @patch
+def _notes(self:SurveyEquivalence) -> list:
+    "The warnings a reader needs beside the number, one string each."
+    c = self.curve
+    return ([f"label outside the classes on {self.n_outside} item(s)"] if self.n_outside else []) + (
+        [f"ABC's prior for 0/0 on {c.n_prior} (item, k) pairs"] if c.n_prior else []) + (
+        [f"curve points from fewer than {MIN_CURVE_ITEMS} items: " + ", ".join(f"k={k} ({n})" for k, n in self.few_items.items())]
+        if self.few_items else []) + (
+        [f"curve ends at k={len(c.k) - 1}: the {c.scorer} is undefined from k={c.undefined_from} (a constant)"]
+        if getattr(c, "undefined_from", None) is not None else []) + (
+        ["estimand='pooled' (every rating combination pooled: the large-sample limit; estimand='survey' for a sampled survey's mean)"]
+        if getattr(c, "estimand", "survey") == "pooled" and c.scorer in POOLED_DIFFERS else [])
+
+@patch
 def __repr__(self:SurveyEquivalence):
     lo, hi = self.interval
-    iv = "" if not len(self.samples) else f", 95% interval [{lo:.3f}, {hi:.3f}] from {len(self.samples)} bootstraps"
+    iv = ("" if not len(self.samples) else f", 95% item-bootstrap percentile interval [{lo:.3f}, {hi:.3f}] from "
+          f"{len(self.samples)} resamples (asymptotic, i.i.d. items)")
     return (f"SurveyEquivalence(SEQ {self.bound} {self.value:.3f}{iv}; {self.curve.combiner} + {self.curve.scorer}, "
-            f"classifier score {self.classifier_score:.4f}" + (f", label outside the classes on {self.n_outside} item(s)" if self.n_outside else "")
-            + (f", ABC's prior for 0/0 on {self.curve.n_prior} (item, k) pairs" if self.curve.n_prior else "")
-            + (f", curve points from fewer than {MIN_CURVE_ITEMS} items: " + ", ".join(f"k={k} ({n})" for k, n in self.few_items.items())
-               if self.few_items else "") + ")")
+            f"classifier score {self.classifier_score:.4f}" + "".join(", " + n for n in self._notes()) + ")")
+
+@patch
+def _repr_html_(self:SurveyEquivalence):
+    "A small table for notebooks: the equivalence, its interval, the classifier's score, the curve, and the notes."
+    import html
+    lo, hi = self.interval
+    rows = [("survey equivalence", f"SEQ {self.bound} {self.value:.3f}"),
+            ("95% interval", "none (n_bootstrap=0)" if not len(self.samples) else
+             f"[{lo:.3f}, {hi:.3f}]: item-bootstrap percentile, {len(self.samples)} resamples, asymptotic, i.i.d. items"),
+            ("classifier score", f"{self.classifier_score:.4f}"),
+            ("curve", f"{self.curve.combiner} + {self.curve.scorer}, k = 0..{len(self.curve.k) - 1}, {self.curve.method}")] + [
+            ("note", n) for n in self._notes()]
+    body = "".join(f"<tr><th style='text-align:left'>{html.escape(a)}</th><td style='text-align:left'>{html.escape(b)}</td></tr>" for a, b in rows)
+    return f"<table><caption>SurveyEquivalence</caption>{body}</table>"
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #daf34ea4
 @patch
@@ -215,25 +244,29 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
                        combiner="abc", # 'plurality', 'majority', 'frequency' or 'abc'; for ratings 'mean' or 'median'
                        scorer:str="cross_entropy", # a name in SCORERS (agreement and cross-entropy exact, the others sampled)
                        n_bootstrap:int=0, # bootstrap samples of items (the paper: 500)
-                       seed=0, # seed of the bootstrap and of sampled curves
+                       seed=0, # seed of the bootstrap and of sampled curves: an int, a numpy Generator, or None (fresh entropy, recorded in the result)
                        max_k:int|None=None, # largest k on the curve; default (most labels on an item) - 1
                        progress:bool=False, # progress bar over bootstrap samples
                        matched:bool=True, # compare with c_k on the items behind it (False: one h on all items, Algorithm 4 literally)
                        max_subsets:int=200, # random draws per k for the sampled scorers
                        clip:float|None=None, # probability floor of a soft combiner (default: frequency 0.02, ABC 0)
                        n_reference:int=1, # r: classifier and curve scored against the plurality of r held-out raters (SEQ^r, footnote 11)
+                       estimand:str|None=None, # on a scale: 'pooled' (default: exact, the large-sample limit) or 'survey' (a sampled survey's mean score, the paper's quantity, by Monte Carlo)
                       ) -> SurveyEquivalence:
-    "Survey equivalence of a classifier (Algorithm 4), with bootstrap intervals over items."
+    "Survey equivalence of a classifier (Algorithm 4), with an item-bootstrap percentile interval (asymptotic, i.i.d. items)."
     if scale_request(combiner, scorer):                                  # ratings as numbers: mean/median + a scale scorer
-        return _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference)
+        return _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference,
+                                  estimand, max_subsets)
     K, how = _check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", max_subsets, n_reference)
+    est = _check_estimand(estimand, False, scorer)
     pred, counts, n_out = _classifier_and_counts(ann, predictions, scorer)
     if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
     comb = make_combiner(combiner, ann, clip)
     _soft_check(comb, scorer)
     n = row_sums(counts)                                              # int64: the matched scores' bincounts use it as is
     prof, inv = _curve_data(ann)
-    rng = np.random.default_rng(check_seed(seed))
+    seed, used = _resolve_seed(seed)
+    rng = np.random.default_rng(seed)
     one = _sample_reader(how, comb, prof, inv, pred, counts, n, K, scorer, n_reference, max_subsets, rng)
     levels, se, hk, h = one(np.ones(len(inv)))
     values = levels()
@@ -242,8 +275,8 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
     samples, bounds = _bootstrap_equivalences(one, len(inv), K, n_bootstrap, rng, progress, matched)
     n_prior = _abc_prior_cases(prof, np.bincount(inv, minlength=len(prof)), K, n_reference) if comb.name == "abc" else 0
     curve = PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + n_reference).sum()) for k in range(K)]),
-                       np.empty((0, K)), how, se, n_prior, _max_k_cut(ann, max_k, K, n_reference))
-    return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), target, n_out)
+                       np.empty((0, K)), how, se, n_prior, _max_k_cut(ann, max_k, K, n_reference), estimand=est, seed=used)
+    return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), target, n_out, used)
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #2aa53269
 def _scale_predictions(ann, predictions, v):
@@ -262,40 +295,67 @@ def _scale_predictions(ann, predictions, v):
     return x
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #ddbef837
+def _sample_equivalence(c, # the sample's curve c_k
+                        h, # the classifier's h_k on the same sample
+                        matched:bool, # compare with h_k (else h_0 everywhere)
+                        scorer:str, # for the message
+                       ) -> tuple:
+    "Algorithm 4 on one bootstrap sample, its curve read only as far as both sides are defined (a sample without items of k + 1 ratings ends there)."
+    t = h if matched else np.full(len(c), h[0])
+    ok = np.isfinite(c) & np.isfinite(t)
+    stop = len(c) if ok.all() else int(np.argmin(ok))
+    if stop == 0: raise ValueError(f"a bootstrap sample leaves the {scorer} undefined at k = 0 (a constant); use another scorer.")
+    return equivalence(t[:stop], c[:stop])
+
 def _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched):
     "The bootstrap equivalences on a scale: each block of samples' curves and h_k from their item weights at once, read by Algorithm 4."
     samples, bounds = [], []
     for Wi, Wp in _scale_bootstrap(inv, len(prof), n_bootstrap, rng, progress):
         for c, h in zip(scale_curve_samples(prof, v, name, scorer, K, Wp), scale_classifier_samples(pred, counts, v, scorer, K, Wi)):
-            t = h if matched else np.full(K, h[0])
-            ok = np.isfinite(c) & np.isfinite(t)                         # a sample without items of k + 1 ratings ends its curve there
-            stop = K if ok.all() else int(np.argmin(ok))
-            if stop == 0: raise ValueError(f"a bootstrap sample leaves the {scorer} undefined at k = 0 (a constant); use another scorer.")
-            b_value, b_bound = equivalence(t[:stop], c[:stop])
+            b_value, b_bound = _sample_equivalence(c, h, matched, scorer)
+            samples.append(b_value); bounds.append(b_bound)
+    return samples, bounds
+
+def _survey_bootstrap_equivalences(counts, inv, n_prof, v, name, scorer, K, pred, n_bootstrap, n_draws, rng, progress, matched):
+    "The bootstrap equivalences of the survey average: each resample's curve and h_k by Monte Carlo on its items (one row per copy)."
+    samples, bounds = [], []
+    for Wi, _ in _scale_bootstrap(inv, n_prof, n_bootstrap, rng, progress):
+        for w in Wi:
+            rows = _rows_of(w)
+            c, _, h = scale_survey_samples(counts[rows], v, name, scorer, K, n_draws, rng, pred[rows])
+            b_value, b_bound = _sample_equivalence(c, h, matched, scorer)
             samples.append(b_value); bounds.append(b_bound)
     return samples, bounds
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #e5a6445b
-def _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference):
-    "Survey equivalence on a scale: the exact curve of a numeric panel and the classifier's score, every bootstrap sample scored at once."
+def _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference, estimand=None, max_subsets=200):
+    "Survey equivalence on a scale: the exact pooled curve and score (every bootstrap sample at once), or the survey average by Monte Carlo; the curve ends where the score is undefined."
     v, K, name = _check_scale_args(ann, combiner, scorer, n_bootstrap, max_k, "auto", clip, n_reference)
+    est = _check_estimand(estimand, True, scorer)
+    mc = est == "survey" and scorer != "neg_mae"                        # minus MAE: the survey average is the exact pooled curve
+    if mc: _check_curve_args(ann, "agreement", n_bootstrap, None, "auto", max_subsets)   # validates max_subsets
     pred = _scale_predictions(ann, predictions, v)
     if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
-    rng = np.random.default_rng(check_seed(seed))
+    seed, used = _resolve_seed(seed)
+    rng = np.random.default_rng(seed)
     prof, inv = _curve_data(ann)
     counts = np.asarray(ann.counts)
-    values = scale_curve_samples(prof, v, name, scorer, K, np.bincount(inv, minlength=len(prof))[None])[0]
-    hk = scale_classifier_samples(pred, counts, v, scorer, K, np.ones((1, len(pred))))[0]
-    if not np.isfinite(hk).all(): raise ValueError(f"`predictions`: the classifier's {scorer} is undefined (its predictions are constant).")
-    if not np.isfinite(values).all():
-        raise ValueError(f"`ann`: the raters' {scorer} is undefined at k = {int(np.argmin(np.isfinite(values)))} (every rating the same).")
+    if mc: values, se, hk = scale_survey_samples(counts, v, name, scorer, K, max_subsets, rng, pred)
+    else:
+        values, se = scale_curve_samples(prof, v, name, scorer, K, np.bincount(inv, minlength=len(prof))[None])[0], np.zeros(K)
+        hk = scale_classifier_samples(pred, counts, v, scorer, K, np.ones((1, len(pred))))[0]
+    if not np.isfinite(hk[0]): raise ValueError(f"`predictions`: the classifier's {scorer} is undefined (its predictions are constant).")
+    top = K
+    K = _defined_prefix(np.where(np.isfinite(hk), values, np.nan), scorer)   # the curve ends where either side is undefined
+    values, se, hk = values[:K], se[:K], hk[:K]
     target = hk if matched else np.full(K, hk[0])
     value, bound = equivalence(target, values)
-    samples, bounds = _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched)
+    samples, bounds = (_survey_bootstrap_equivalences(counts, inv, len(prof), v, name, scorer, K, pred, n_bootstrap, max_subsets, rng, progress, matched)
+                       if mc else _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched))
     n = prof.sum(1)[inv]
-    curve = PowerCurve(name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]),
-                       np.empty((0, K)), "exact", np.zeros(K))
-    return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(samples), np.array(bounds, dtype=object), target)
+    curve = PowerCurve(name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
+                       "sampled" if mc else "exact", se, undefined_from=K if K < top else None, estimand=est, seed=used)
+    return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(samples), np.array(bounds, dtype=object), target, seed=used)
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #d348d6f7
 def _check_panels(amateurs, experts):
@@ -414,7 +474,7 @@ def expert_equivalence(amateurs:Annotations, # the amateurs' labels
                        combiner="abc", # combiner for both panels
                        scorer:str="cross_entropy", # 'agreement' or 'cross_entropy'
                        n_bootstrap:int=0, # bootstrap samples of items
-                       seed=0, # seed of the bootstrap
+                       seed=0, # seed of the bootstrap: an int, a numpy Generator, or None (fresh entropy, recorded in the result)
                        max_k:int|None=None, # largest k on the expert curve
                        clip:float|None=None, # probability floor of a soft combiner
                        progress:bool=False, # progress bar over bootstrap samples
@@ -434,7 +494,8 @@ def expert_equivalence(amateurs:Annotations, # the amateurs' labels
     levels, _, hk, h = one(np.ones(len(A)))
     cv = levels()
     value, bound = equivalence(hk, cv)
-    rng = np.random.default_rng(check_seed(seed))
+    seed, used = _resolve_seed(seed)
+    rng = np.random.default_rng(seed)
     samples, bounds = _bootstrap_equivalences(one, len(A), K, n_bootstrap, rng, progress, True)
     curve = PowerCurve(ecomb.name, scorer, np.arange(K), cv, np.array([int((ne > j).sum()) for j in range(K)]), np.empty((0, K)))
-    return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), hk)
+    return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), hk, seed=used)
