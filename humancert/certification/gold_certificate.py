@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import special
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, bools_and_numbers
 from .finite import check_delta
 from .tails import UPPER_TAILS, upper_limit, upper_tail_delta
 
@@ -33,7 +33,11 @@ def _gold_positions(ann, g):
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #c7f54957
 def _gold_codes(ann, g):
-    "Class codes of the gold labels; labels that are no class of the annotations are refused."
+    "Class codes of the gold labels; labels that are no class of the annotations, and booleans for numeric classes, are refused."
+    gb, gn = bools_and_numbers(g.to_numpy()); cb, cn = bools_and_numbers(np.asarray(ann.classes, dtype=object))
+    if (gb and cn and not cb) or (gn and cb and not cn):             # True == 1 in Python: it would match class 1 silently
+        raise TypeError(f"`gold` holds {'booleans' if gb else 'numbers'} but the classes are {list(ann.classes)!r}; Python treats True "
+                        "as 1 and False as 0, so they would match silently. Give gold labels of the classes' own type (e.g. gold.astype({'int' if gb else 'bool'})).")
     classes = pd.Index(list(ann.classes), dtype=object)
     codes = classes.get_indexer(pd.Index(g.to_numpy(), dtype=object))
     if (codes < 0).any():
@@ -165,20 +169,20 @@ def ppi_pvalue(proxy, # f on all N items, in [-1, 1/4]
     return float(min(1.0, np.min(np.maximum(pf(t) / share, pr(room - t) / (1 - share)))))
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #4c922480
-def ppi_clt(proxy, # f on all N items
+def ppi_clt(proxy, # f on all N items (the gold items among them)
             d, # D on the n gold items
             proxy_gold, # f on the same n gold items
            ) -> tuple:
-    "PPI++ with the variance-optimal weight: (estimate of E[D], its standard error, lambda-hat)."
+    "PPI++ with the variance-optimal weight, every moment from the gold items: (estimate of E[D], its standard error, lambda-hat)."
     f, d, fg = _check_bounded(proxy, -1, 0.25, "proxy"), _check_bounded(d, -1, 1, "d"), _check_bounded(proxy_gold, -1, 0.25, "proxy_gold")
     n, N = len(d), len(f)
     if len(fg) != n: raise ValueError(f"`proxy_gold` must hold the proxy of the same {n} gold items as `d`, got {len(fg)} values.")
-    vf = np.var(f, ddof=1)
-    cov = np.cov(d, fg, ddof=1)[0, 1]
+    if N < n: raise ValueError(f"`proxy` must hold f on all N items, the {n} gold items among them; got only {N} values.")
+    vf, cov = np.var(fg, ddof=1), np.cov(d, fg, ddof=1)[0, 1]      # both from the gold items: the same sample
     lam = cov / vf if vf > 0 else 0.0
     est = lam * f.mean() + np.mean(d - lam * fg)
-    var = (np.var(d, ddof=1) + (1 - n / N) * (lam * lam * vf - 2 * lam * cov)) / n
-    return float(est), float(np.sqrt(max(var, 0.0))), float(lam)
+    var = (np.var(d, ddof=1) - (1 - n / N) * lam * cov) / n      # >= (n/N) Var D / n by Cauchy-Schwarz; 0 only if D is constant
+    return float(est), float(np.sqrt(var)) if var > 0 else 0.0, float(lam)
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #eb453b3e
 def _confidence(p, est, tau):
@@ -306,6 +310,19 @@ def _power_table(raw, delta):
     out["subsets"] = raw.groupby("n_gold").size()
     return out
 
+# %% ../../nbs/certification/19_gold_certificate.ipynb #c574811f
+def _check_sizes(sizes, n_gold):
+    "The gold sizes as a list of ints, each from 2 to the number of gold labels; errors name `sizes` and what to do."
+    vals = [sizes] if np.isscalar(sizes) else list(sizes) if not isinstance(sizes, (str, bytes, dict)) else None
+    if not vals or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) for v in vals):
+        raise TypeError(f"`sizes` must be one or more whole numbers of gold items (e.g. [50, 100, 200]), got {sizes!r}.")
+    big = [int(v) for v in vals if v > n_gold]
+    if big:
+        raise ValueError(f"`sizes` has {big} above the {n_gold} gold labels in `gold`: a subset cannot be larger than the gold "
+                         f"labels there are; use sizes up to {n_gold}.")
+    if min(vals) < 2: raise ValueError(f"`sizes` must be at least 2 gold items each (a bound needs 2), got {min(vals)}.")
+    return [int(v) for v in vals]
+
 # %% ../../nbs/certification/19_gold_certificate.ipynb #a2756f9d
 def gold_learning_curve(ann:Annotations, # the human labels
                         model, # the model's label per item
@@ -319,7 +336,9 @@ def gold_learning_curve(ann:Annotations, # the human labels
                        ) -> pd.DataFrame:
     "Mean S and power (share of subsets with S >= 1 - delta), plain and prediction-powered, against the number of gold items."
     rng = np.random.default_rng(check_seed(seed, int_only=True))
+    if not isinstance(gold, pd.Series): _check_gold(ann, gold)          # the TypeError that says what `gold` must be
     g = gold[gold.notna()]
+    sizes = _check_sizes(sizes, len(g))
     rows = []
     if progress:
         from tqdm.auto import tqdm
