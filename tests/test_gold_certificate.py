@@ -88,3 +88,92 @@ def test_gold_not_aligned_by_position():
     shifted = pd.Series(gold.to_numpy(), index=gold.index + 10_000)
     with pytest.raises(ValueError, match="never by position"):
         certify_with_gold(ann, model, shifted)
+
+
+# --- direct checks of the parts (issue 36, item 19): each fails on a deliberately broken version ---------------------------
+
+def test_hoeffding_mean_pvalue_by_hand():
+    from humancert.certification.gold_certificate import mean_pvalue
+    x = [1.0, 0.5, 0.5, 0.0]                                   # mean 0.5 in [-1, 1]: exp(-2 n t^2 / (hi - lo)^2), t = 0.5 - threshold
+    assert abs(mean_pvalue(x, -1, 1, 0.0, "hoeffding") - np.exp(-2 * 4 * 0.25 / 4)) < 1e-15
+    assert abs(mean_pvalue(x, -1, 1, 0.25, "hoeffding") - np.exp(-2 * 4 * 0.0625 / 4)) < 1e-15
+    assert abs(mean_pvalue([0.2, 0.6], 0, 1, 0.1, "hoeffding") - np.exp(-2 * 2 * 0.09)) < 1e-15
+    assert mean_pvalue(x, -1, 1, 0.5, "hoeffding") == 1.0 and mean_pvalue(x, -1, 1, 0.7, "hoeffding") == 1.0
+
+
+def test_ppi_lambda_from_the_gold_items():
+    "lambda-hat = sample Cov(D, f) / sample Var(f), both over the gold items; the standard error by hand (statistics module, no numpy)."
+    import statistics
+    from humancert.certification.gold_certificate import ppi_clt
+    d = [1.0, 0.0, -1.0, 0.5, 0.0, -0.5]
+    fg = [0.2, 0.0, -0.8, 0.1, -0.2, -0.5]
+    f_all = fg + [0.25, -1.0, 0.0, 0.1, -0.3, 0.2, 0.0, -0.6]          # N = 14, the gold items among them
+    lam = statistics.covariance(d, fg) / statistics.variance(fg)
+    est, se, lh = ppi_clt(f_all, d, fg)
+    assert abs(lh - lam) < 1e-12
+    assert abs(est - (lam * statistics.fmean(f_all) + statistics.fmean([a - lam * b for a, b in zip(d, fg)]))) < 1e-12
+    var = (statistics.variance(d) + (1 - 6 / 14) * (lam ** 2 * statistics.variance(fg) - 2 * lam * statistics.covariance(d, fg))) / 6
+    assert abs(se - var ** 0.5) < 1e-12
+
+
+def test_issue_36_reproducer_no_longer_certifies():
+    "The model is worse (right on 97 of 100 gold items, every human right on all): no row certifies, PPI++ included."
+    counts = np.tile([3, 0], (1000, 1)); model = np.zeros(1000, int); model[:10] = 1
+    c = certify_with_gold(Annotations.from_counts(counts), model, pd.Series(0, index=np.r_[0:3, 10:107]))
+    fr = c.to_frame()
+    assert not fr["certified"].any(), fr
+    assert c.estimate < 0 and c.estimate_clt < 0
+
+
+def test_prediction_powered_split_limits_by_hand():
+    "Hoeffding's closed forms: the limit is lam LCB(f, s delta) + LCB(D - lam f, (1 - s) delta), and S inverts it on a fine grid."
+    from humancert.certification.gold_certificate import _ppi_gold, ppi_pvalue
+    rng = np.random.default_rng(8)
+    f = rng.uniform(-1, 0.25, 2000); gi = rng.choice(2000, 250, replace=False)
+    d = np.clip(f[gi] + rng.normal(0.7, 0.2, 250), -1, 1)
+    lam, s, delta = 0.5, 0.1, 0.05
+    r = d - lam * f[gi]
+    S, lower, est = _ppi_gold(f, d, f[gi], delta, 0.0, "hoeffding", lam, s)
+    lcb_r = r.mean() - (2 + 1.25 * lam) * np.sqrt(np.log(1 / ((1 - s) * delta)) / (2 * 250))     # range of D - lam f: 2 + 5 lam / 4
+    lcb_f = f.mean() - 1.25 * np.sqrt(np.log(1 / (s * delta)) / (2 * 2000))                        # range of f: 5/4
+    assert abs(lower - (lcb_r + lam * lcb_f)) < 1e-12
+    assert abs(est - (lam * f.mean() + r.mean())) < 1e-12
+    room = est
+    t = np.linspace(0, room, 400001)
+    direct = np.min(np.maximum(np.exp(-2 * 2000 * (t / (1.25 * lam)) ** 2) / s,
+                               np.exp(-2 * 250 * ((room - t) / (2 + 1.25 * lam)) ** 2) / (1 - s)))
+    assert 1e-6 < direct < 0.5                                       # a p-value the grid must find, not the cap at 1
+    p = ppi_pvalue(f, r, lam, s, 0.0, "hoeffding")
+    assert direct * (1 - 1e-9) <= p <= direct * 1.01, (direct, p)
+    assert abs(S - (1 - p)) < 1e-15
+
+
+def test_proxy_model_label_outside_the_classes_agrees_with_nobody():
+    "f_i = p_(model label) - sum_c p_ic^2 by a plain loop; where the model's label is no class, f_i = -sum_c p_ic^2."
+    from humancert.certification.gold_certificate import proxy_differences
+    rng = np.random.default_rng(36)
+    counts = rng.multinomial(5, [0.4, 0.35, 0.25], 200)
+    model = np.where(rng.random(200) < 0.2, 9, rng.integers(0, 3, 200))          # 9 is no class
+    f = proxy_differences(Annotations.from_counts(counts), model).to_numpy()
+    for i in range(200):
+        p = counts[i] / 5
+        agree = p[model[i]] if model[i] < 3 else 0.0
+        assert abs(f[i] - (agree - (p ** 2).sum())) < 1e-12, i
+    wide = Annotations.from_wide(pd.DataFrame({"a": ["x", "y", "z"], "b": ["z", "y", "z"]}))
+    assert np.allclose(proxy_differences(wide, ["none", "y", "none"]).to_numpy(), [-0.5, 0.0, -1.0])
+
+
+def test_boolean_gold_for_numeric_classes_refused():
+    ann = Annotations.from_counts(np.array([[2, 1], [0, 3], [1, 2]]))
+    with pytest.raises(TypeError, match="`gold` holds booleans but the classes are \\[0, 1\\]"):
+        certify_with_gold(ann, [0, 1, 1], pd.Series([True, False, True]))
+    assert certify_with_gold(ann, [0, 1, 1], pd.Series([1, 0, 1])).n_gold == 3
+
+
+def test_learning_curve_size_above_the_gold_labels():
+    from humancert.certification.gold_certificate import gold_learning_curve
+    rng = np.random.default_rng(4)
+    ann, model, gold = gold_study(300, 40, 0.0, rng)
+    with pytest.raises(ValueError, match="`sizes` has \\[50\\] above the 40 gold labels"):
+        gold_learning_curve(ann, model, gold, [20, 50], 2)
+    assert gold_learning_curve(ann, model, gold, [40], 2).loc[40, "subsets"] == 1
