@@ -282,17 +282,17 @@ class GoldCertificate:
 @patch
 def to_frame(self:GoldCertificate) -> pd.DataFrame:
     "One row per version: estimate of E[D], lower limit, S, verdict, guarantee, and why an S is withheld."
-    lvl, fin = 1 - self.delta, "finite-sample"
-    asy = lambda r: (f"asymptotic (CLT); level measured to hold at n gold >= {ASYMPTOTIC_MIN_GOLD[r]:,}" if ASYMPTOTIC_MIN_GOLD[r]
-                     else "asymptotic (CLT); level not measured to hold")
+    lvl, fin, asy = 1 - self.delta, "finite-sample", "asymptotic (CLT)"
+    holds = lambda r: f"n gold >= {ASYMPTOTIC_MIN_GOLD[r]:,} (measured)" if ASYMPTOTIC_MIN_GOLD[r] else "not measured to hold"
     ok = lambda s: s is not None and s >= lvl
     rows = {"plain (gold items)": (self.estimate, self.lower, self.score, self.score >= lvl, fin),
             "prediction-powered": (self.estimate_ppi, self.lower_ppi, self.score_ppi, self.score_ppi >= lvl, fin),
-            "plain, normal limit": (self.estimate, self.lower_plain_clt, self.score_plain_clt, ok(self.score_plain_clt), asy("plain, normal limit")),
-            "prediction-powered, PPI++": (self.estimate_clt, self.lower_clt, self.score_clt, ok(self.score_clt), asy("prediction-powered, PPI++"))}
+            "plain, normal limit": (self.estimate, self.lower_plain_clt, self.score_plain_clt, ok(self.score_plain_clt), asy),
+            "prediction-powered, PPI++": (self.estimate_clt, self.lower_clt, self.score_clt, ok(self.score_clt), asy)}
     out = pd.DataFrame.from_dict(rows, orient="index", columns=["E[D] estimate", f"lower limit ({lvl:.0%})", "S", "certified", "guarantee"])
     for col in out.columns[1:3]: out[col] = pd.Series([v[out.columns.get_loc(col)] for v in rows.values()], index=out.index, dtype=object)  # None stays None
     out["n gold"], out["N"] = self.n_gold, [self.n_gold, self.n_items, self.n_gold, self.n_items]
+    out["level holds at"] = ["any n gold (proved)"] * 2 + [holds(r) for r in out.index[2:]]
     out["withheld"] = [self.withheld.get(r, "") for r in out.index]
     return out
 
