@@ -9,6 +9,7 @@ __all__ = ['CONFIDENCE_METHODS', 'Confidence', 'confidence', 'Certificate', 'cer
 
 # %% ../../nbs/certification/13_confidence.ipynb #5419d76b
 from dataclasses import dataclass, field, replace
+import html
 
 import numpy as np
 import pandas as pd
@@ -271,6 +272,32 @@ def to_frame(self:Certificate) -> pd.DataFrame:
     rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
     rows |= {f"caveat {i + 1}": c for i, c in enumerate(self.caveats)}
     return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
+
+# %% ../../nbs/certification/13_confidence.ipynb #c786a7ff
+def _html_cell(v):
+    "One table value as escaped HTML text: floats to 4 decimals, None as 'withheld', anything else as str."
+    if v is None: return "withheld"
+    if isinstance(v, (float, np.floating)) and not isinstance(v, bool): return f"{float(v):.4f}"
+    return html.escape(str(v))
+
+def _html_table(caption, # the table's caption (escaped here)
+                header, # column names, the row names' column first
+                rows, # (row name, values) pairs
+               ) -> str:
+    "A small well-formed HTML table: a caption, a header row, then one row per (name, values)."
+    th = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
+    body = "".join(f"<tr><th>{html.escape(str(k))}</th>" + "".join(f"<td>{_html_cell(v)}</td>" for v in vals) + "</tr>"
+                   for k, vals in rows)
+    return (f'<table class="humancert"><caption>{html.escape(caption)}</caption>'
+            f"<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>")
+
+# %% ../../nbs/certification/13_confidence.ipynb #0ac1636c
+@patch
+def _repr_html_(self:Certificate) -> str:
+    "The certificate as a small HTML table (Jupyter): every row of `to_frame`, the verdict as its caption."
+    verdict = "certified" if self.certified else "not certified"
+    return _html_table(f"Certificate: {verdict} at {1 - self.delta:.0%} (S = {self.score:.4f}, {self.method})", ["", "value"],
+                       [(k, (v,)) for k, v in self.to_frame()["value"].items()])
 
 # %% ../../nbs/certification/13_confidence.ipynb #15411de4
 @patch
