@@ -6,10 +6,11 @@ Docs: https://humancert.github.io/humancert/data/data.html.md"""
 
 # %% auto #0
 __all__ = ['LEVELS', 'CROWDKIT_COLUMNS', 'tidy_label', 'show_value', 'bools_and_numbers', 'check_labels', 'encode_labels',
-           'row_sums', 'check_level', 'Annotations', 'check_seed', 'check_annotations', 'as_item_aligned',
-           'hard_predictions', 'soft_predictions', 'with_outside_classes']
+           'row_sums', 'check_level', 'Annotations', 'fresh_seed', 'check_seed', 'seed_used', 'check_annotations',
+           'as_item_aligned', 'hard_predictions', 'soft_predictions', 'with_outside_classes']
 
 # %% ../../nbs/data/00_data.ipynb #58c8e80e
+import warnings
 from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
@@ -216,21 +217,42 @@ def _check_wide_shape(df):
     if not df.index.is_unique:
         raise ValueError(f"`x` has repeated item ids {df.index[df.index.duplicated()].tolist()[:5]!r}; make the index unique.")
 
+# %% ../../nbs/data/00_data.ipynb #f7b6bb1a
+def _looks_transposed(df, mask):
+    "Whether an items x annotators table looks like raters x items: at least 3 times (and 10) more columns than rows, and most columns that hold two labels or more repeat one."
+    I, K = df.shape
+    if K < max(10, 3 * I): return False
+    n = (~mask).sum(0)
+    distinct = df.where(~mask).nunique(axis=0).to_numpy()
+    several = n >= 2
+    return bool(several.any() and (distinct[several] < n[several]).mean() >= 0.5)
+
+def _warn_transposed(shape):
+    warnings.warn(f"`x` has {shape[1]} columns and {shape[0]} rows, most columns repeating a label: it looks like raters in rows and "
+                  "items in columns (krippendorff's `reliability_data` orientation), but from_wide reads rows as items. If so, pass "
+                  "raters_in_rows=True (or x.T); pass raters_in_rows=False to keep rows as items and silence this warning.", UserWarning, stacklevel=3)
+
 # %% ../../nbs/data/00_data.ipynb #619b8c4e
 @patch(cls_method=True)
 def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items, columns = annotators) or 2-d array
                missing:Hashable|None=None, # extra missing-label sentinel besides NaN/None/pd.NA, e.g. -1 or ""
                labels:Sequence|None=None, # class order; default sorted labels found
                level:str="nominal", # scale of the labels: "nominal", "ordinal", "interval" or "ratio"
+               raters_in_rows:bool|None=None, # True: `x` is raters x items (krippendorff's reliability_data); None: warn if it looks so
               ) -> Annotations:
     "Annotations from an items x annotators matrix; missing labels are NaN/None or `missing`."
     df = _check_frame_or_array(x, "x")
+    if raters_in_rows not in (None, True, False): raise TypeError(f"`raters_in_rows` must be True, False or None, got {raters_in_rows!r}.")
+    if raters_in_rows: df = df.T
     _check_wide_shape(df)
     mask = _missing_mask(df, missing)
+    transposed = raters_in_rows is None and _looks_transposed(df, mask)
     empty = mask.all(0)
     if empty.any():
         raise ValueError(f"`x`: annotator column(s) {df.columns[empty].tolist()[:5]!r} hold no label; drop them "
-                         "(or pass `missing=` correctly if they hold a sentinel you did not name).")
+                         "(or pass `missing=` correctly if they hold a sentinel you did not name)"
+                         + ("; or, if rows are raters and columns items, pass raters_in_rows=True." if transposed else "."))
+    if transposed: _warn_transposed(df.shape)
     item, annot = np.nonzero(~mask)
     values = df.to_numpy()[item, annot]
     label, classes = encode_labels(values, labels, "x")
@@ -311,6 +333,15 @@ def _one_label_per_pair(df, keep, icode, acode, lcode, items, annots, duplicates
     if res is not None: icode, acode, lcode = icode[res], acode[res], lcode[res]
     return icode, acode, lcode
 
+# %% ../../nbs/data/00_data.ipynb #ad639cc0
+CROWDKIT_COLUMNS = ("task", "worker", "label")
+
+def _point_to_crowdkit(df, item):
+    "Refuse a long table in crowd-kit's layout read with other column names, pointing to from_crowdkit."
+    if isinstance(item, Hashable) and item not in df.columns and set(CROWDKIT_COLUMNS) <= set(df.columns):
+        raise ValueError(f"`item`: column {item!r} is not in the table, which has crowd-kit's columns task, worker, label; read it "
+                         "with Annotations.from_crowdkit(df), or pass item='task', annotator='worker' to from_long.")
+
 # %% ../../nbs/data/00_data.ipynb #3acb89d5
 @patch(cls_method=True)
 def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
@@ -328,6 +359,7 @@ def from_long(cls:Annotations, df:pd.DataFrame, # one row per label
     if duplicates not in ("error", "first", "last"):
         raise ValueError(f"`duplicates` must be 'error', 'first' or 'last', got {duplicates!r}.")
     if len(df) == 0: raise ValueError("`df` is empty; pass at least one labelled item.")
+    _point_to_crowdkit(df, item)
     icode, items = _item_codes(df, item, items)
     lab_col = _column(df, label, "label")
     keep = ~lab_col.isna().to_numpy()
@@ -407,8 +439,6 @@ def from_counts(cls:Annotations, counts, # items x classes: DataFrame (columns =
     return cls(items=items, annotators=None, classes=classes, counts=arr.astype(dtype), level=level)   # columns give the order
 
 # %% ../../nbs/data/00_data.ipynb #5570511e
-CROWDKIT_COLUMNS = ("task", "worker", "label")
-
 @patch(cls_method=True)
 def from_crowdkit(cls:Annotations, df:pd.DataFrame, # crowd-kit's long layout: one row per label, columns task, worker, label
                   labels=None, # class order; default sorted labels found
@@ -602,17 +632,29 @@ def with_level(self:Annotations, level:str, # "nominal", "ordinal", "interval" o
                        ordered=self._level != "nominal" if ordered is None else ordered)   # sorted text is not a scale
 
 # %% ../../nbs/data/00_data.ipynb #781838e4
-def check_seed(seed, # the seed to check
+def fresh_seed() -> int:
+    "A new seed from the operating system's entropy (below 2**63), to use and record where the user gave seed=None."
+    return int(np.random.SeedSequence().entropy % 2**63)
+
+def check_seed(seed, # the seed to check; None draws a fresh one
                 name:str="seed", # argument name for messages
                 int_only:bool=False, # refuse a numpy Generator (where the seed is recorded in a result)
                ):
-    "`seed` if it is an int >= 0 (or a numpy Generator unless `int_only`); a TypeError or ValueError naming it otherwise."
+    "`seed` if it is an int >= 0 (or a numpy Generator unless `int_only`), a fresh int for None; a TypeError or ValueError naming it otherwise."
+    if seed is None: return fresh_seed()
     if isinstance(seed, np.random.Generator) and not int_only: return seed
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         what = "an int >= 0" if int_only else "an int >= 0 or a numpy Generator"
-        raise TypeError(f"`{name}` must be {what}, so that the same seed gives the same numbers; got {type(seed).__name__} {seed!r}.")
+        raise TypeError(f"`{name}` must be {what}, so that the same seed gives the same numbers (or None for a fresh seed); "
+                        f"got {type(seed).__name__} {seed!r}.")
     if seed < 0: raise ValueError(f"`{name}` must be an int >= 0, got {seed}.")
     return int(seed)
+
+def seed_used(seed, # an int >= 0, or None for a fresh seed
+              name:str="seed", # argument name for messages
+             ) -> int:
+    "The int seed a call will use, for its result to record: `seed` itself, or a fresh one for None (a Generator cannot be recorded)."
+    return check_seed(seed, name, int_only=True)
 
 # %% ../../nbs/data/00_data.ipynb #70ff7e4c
 def check_annotations(ann, # the object to check
