@@ -124,7 +124,7 @@ def _judge_table(rows, judges, items, item, rater, label):
     return out.where(out.notna(), np.nan)
 
 # %% ../../nbs/data/07_panel.ipynb #c3bb4fe8
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class Panel:
     "Human raters and judges read from one long table: the humans' Annotations, the judges' labels per item, each rater's kind."
     annotations: Annotations   # the human raters' labels; every item of the table, in order of first appearance
@@ -163,5 +163,6 @@ def read_panel(source, # long table: a pandas DataFrame, or anything Annotations
     judges, humans = _split_raters(kinds, judges_k, humans_k)
     items = pd.Index(pd.unique(rows[item]), name=item)
     hum = rows[rows[rater].map(tidy_label).isin(humans)]
-    ann = Annotations.from_long(hum, item=item, annotator=rater, label=label, labels=labels, items=items, level=level)
+    try: ann = Annotations.from_long(hum, item=item, annotator=rater, label=label, labels=labels, items=items, level=level)
+    except ValueError as e: raise ValueError(str(e).replace("`df`", "`source`")) from None      # the table is `source` here
     return Panel(ann, _judge_table(rows, judges, items, item, rater, label), kinds)
