@@ -12,25 +12,32 @@ __all__ = ['CI_METHODS', 'WEIGHTS', 'agreement_weights', 'fleiss_kappa_at', 'gwe
 import numpy as np
 import pandas as pd
 from scipy import sparse, special
-from tqdm import tqdm
 
 from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums
-from .measures import Agreement, UndefinedAgreementError
+from .measures import Agreement, UndefinedAgreementError, as_annotations
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #3412a901
 CI_METHODS = (None, "analytic", "bootstrap")
 
 def _check_ci(ci_method, confidence, n_bootstrap, seed, population):
     "The interval options, validated; a ValueError or TypeError naming the argument otherwise."
-    if ci_method not in CI_METHODS:
+    if not (ci_method is None or isinstance(ci_method, str) and ci_method in CI_METHODS):
         raise ValueError(f"`ci_method` must be None (no interval), 'analytic' or 'bootstrap', got {ci_method!r}.")
     if isinstance(confidence, bool) or not isinstance(confidence, (float, int)) or not 0 < confidence < 1:
         raise ValueError(f"`confidence` must be a number strictly between 0 and 1 (e.g. 0.95), got {confidence!r}.")
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 2:
         raise ValueError(f"`n_bootstrap` must be an integer >= 2 (resamples of the items), got {n_bootstrap!r}.")
     check_seed(seed)
-    if population is not None and (isinstance(population, bool) or not isinstance(population, (int, float, np.number)) or population <= 0):
+    if population is not None and (isinstance(population, bool) or not isinstance(population, (int, float, np.number))
+                                   or np.isnan(population) or population <= 0):
         raise ValueError(f"`population` must be None (an infinite population) or the number of items in the population (> 0), got {population!r}.")
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #518bbbf5
+def _check_interval_items(ci_method, m):
+    "A ValueError naming `ci_method` when fewer than two items carry a pair: an interval's spread is estimated across items."
+    if ci_method is not None and m < 2:
+        raise ValueError(f"`ci_method`={ci_method!r} needs at least two items with two or more labels (an interval's spread is "
+                         f"estimated across items); these annotations have {m}. Use ci_method=None for the coefficient alone, or rate more items.")
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #47983a3d
 WEIGHTS = (None, "identity", "linear", "quadratic")
@@ -86,6 +93,7 @@ def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficien
                batch:int=1, # resamples handed to `stat` at once (the draws are the same for every batch)
               ):
     "Percentile interval and standard deviation of the coefficient over `n_bootstrap` resamples of the items."
+    from tqdm.auto import tqdm                                    # imported when used; a widget in notebooks, text elsewhere
     rng = np.random.default_rng(seed)
     vals = np.empty(n_bootstrap)
     for s in tqdm(range(0, n_bootstrap, batch), desc="bootstrap", leave=False, disable=n_bootstrap * n < 5e7):
@@ -172,6 +180,7 @@ def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootst
     if C < 2: raise _undefined(measure, f"there is one class ({ann.classes[0]!r})")
     W = agreement_weights(C, weights)
     c, n, two, pa_i = _family_parts(ann.counts, W)
+    _check_interval_items(ci_method, int(two.sum()))
     pa, pe, pi = _family_value(c, n, two, pa_i, W, kind, chance)
     if pe >= 1 - 1e-15: raise _undefined(measure, f"every label is {ann.classes[int(np.argmax(pi))]!r}")
     value = (pa - pe) / (1 - pe)
@@ -188,7 +197,7 @@ def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootst
                    None if ci_method is None else confidence)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #0879b7dc
-def fleiss_kappa_at(ann:Annotations, # the annotations (missing labels allowed)
+def fleiss_kappa_at(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                 method:str="fleiss", # "fleiss" (chance from the class shares) or "randolph" (free-marginal: chance 1/C, weighted T_w/C^2)
                 chance:str="pooled", # Fleiss' class shares with missing labels: "pooled" over labels, or "items" (Gwet's average of item shares)
                 weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
@@ -197,37 +206,40 @@ def fleiss_kappa_at(ann:Annotations, # the annotations (missing labels allowed)
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                ) -> Agreement:
     "Fleiss' kappa (Gwet 2014 ch. 2-3) or Randolph's free-marginal kappa, weighted if asked, with an optional interval."
-    if method not in ("fleiss", "randolph"): raise ValueError(f"`method` must be 'fleiss' or 'randolph', got {method!r}.")
-    if chance not in ("pooled", "items"): raise ValueError(f"`chance` must be 'pooled' or 'items', got {chance!r}.")
+    if not (isinstance(method, str) and method in ("fleiss", "randolph")): raise ValueError(f"`method` must be 'fleiss' or 'randolph', got {method!r}.")
+    if not (isinstance(chance, str) and chance in ("pooled", "items")): raise ValueError(f"`chance` must be 'pooled' or 'items', got {chance!r}.")
     kind = "fleiss" if method == "fleiss" else "bp"
-    return _family(ann, f"{method}_kappa", kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), f"{method}_kappa", kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #6f0799dc
-def gwet_ac(ann:Annotations, # the annotations (missing labels allowed)
+def gwet_ac(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
             weights=None, # None (AC1), or "linear", "quadratic" or a C x C matrix (AC2)
             ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
            ) -> Agreement:
     "Gwet's AC1 (unweighted) or AC2 (weighted) (Gwet 2014 ch. 2-3), with Gwet's item-averaged class shares."
     name = "gwet_ac1" if _weights_name(weights) == "" else "gwet_ac2"
-    return _family(ann, name, "gwet", "items", weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), name, "gwet", "items", weights, ci_method, confidence, n_bootstrap, seed, population)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #692d7674
-def brennan_prediger(ann:Annotations, # the annotations (missing labels allowed)
+def brennan_prediger(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                      weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
                      ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                     ) -> Agreement:
     "Brennan and Prediger's coefficient (Gwet 2014 ch. 2-3): chance agreement T_w / C^2, every class equally likely."
-    return _family(ann, "brennan_prediger", "bp", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), "brennan_prediger", "bp", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #1d0a48d7
 def _differences(level, values, n_c, metric=None):
@@ -239,6 +251,9 @@ def _differences(level, values, n_c, metric=None):
             raise ValueError("`metric` must map two arrays of class values to finite non-negative squared differences of their broadcast shape.")
         return d
     if level == "nominal": return 1.0 - np.eye(len(v))
+    top = np.abs(v).max() if len(v) else 0.0
+    if level in ("interval", "ratio") and 0 < top < np.inf:       # alpha is scale-free: values below 1 in size, so no square overflows;
+        v = np.ldexp(v, -int(np.frexp(top)[1]))                 # a power of two, so every ratio of differences is bit for bit the same
     if level == "ordinal":
         cum = np.concatenate([[0.0], np.cumsum(n_c)])              # ranks in the pooled values: sum_{g=c}^{k} n_g - (n_c + n_k)/2
         lo, hi = np.minimum.outer(np.arange(len(v)), np.arange(len(v))), np.maximum.outer(np.arange(len(v)), np.arange(len(v)))
@@ -269,7 +284,7 @@ def _alpha_from(o, level, values, metric):
     return d_o, d_e, m, n_c
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #e667ec21
-def krippendorff_alpha_at(ann:Annotations, # the annotations (missing labels allowed)
+def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                           level:str|None=None, # "nominal", "ordinal", "interval" or "ratio"; default the annotations' own level
                           metric=None, # a callable metric(a, b) -> squared difference of class values, instead of a level
                           ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
@@ -277,9 +292,10 @@ def krippendorff_alpha_at(ann:Annotations, # the annotations (missing labels all
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                          ) -> Agreement:
     "Krippendorff's alpha (Krippendorff 2011) at a level of measurement or with a metric, from the coincidence matrix of counts."
-    check_annotations(ann)
+    ann = as_annotations(ann, raters_in_rows)
     _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     level = ann.level if level is None else level
     if metric is not None and not callable(metric):
@@ -287,6 +303,7 @@ def krippendorff_alpha_at(ann:Annotations, # the annotations (missing labels all
     check_level(level, ann.classes, ordered=ann.level != "nominal")   # text classes are ordered only if the annotations say so
     values = ann.class_values
     o, keep = _coincidences(ann.counts)
+    _check_interval_items(ci_method, int(keep.sum()))
     d_o, d_e, m, n_c = _alpha_from(o, level, values, metric)
     measure = "krippendorff_alpha" + ("" if metric is None and level == "nominal" else f"_{'metric' if metric is not None else level}")
     if d_e <= 0: raise _undefined(measure, f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
@@ -344,10 +361,23 @@ def _numeric_codes(va, vb):
     values = np.unique(np.concatenate([va, vb]))
     return np.searchsorted(values, va), np.searchsorted(values, vb), values
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #ebd5cb65
+def _aligned(a, b):
+    "Two Series paired by item id (the ids both carry); anything else as given, paired by position."
+    if not (isinstance(a, pd.Series) and isinstance(b, pd.Series)) or a.index.equals(b.index): return a, b
+    for s, nm in ((a, "a"), (b, "b")):
+        if not s.index.is_unique:
+            raise ValueError(f"`{nm}` repeats item ids (e.g. {s.index[s.index.duplicated()][0]!r}); give one label per item.")
+    common = a.index.intersection(b.index)
+    if len(common) == 0:
+        raise ValueError(f"`a` and `b` share no item id (a: {a.index[:3].tolist()}, b: {b.index[:3].tolist()}, ...): two Series are "
+                         "paired by their index; index both by the same items, or pass arrays (.to_numpy()) to pair them by position.")
+    return a.loc[common], b.loc[common]
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f19ccccc
 def _two_raters(a, b, labels):
-    "Codes of the items both raters labelled (missing: NaN/None) and the class list (sorted labels, or `labels`)."
-    xa, xb = np.asarray(a), np.asarray(b)
+    "Codes of the items both raters labelled (missing: NaN/None; two Series paired by item id) and the class list (sorted labels, or `labels`)."
+    xa, xb = (np.asarray(x) for x in _aligned(a, b))
     if xa.ndim != 1 or xb.ndim != 1 or len(xa) != len(xb):
         raise ValueError(f"`a` and `b` must label the same items, one label each: got shapes {xa.shape} and {xb.shape}.")
     if labels is None and xa.dtype.kind in "iuf" and xb.dtype.kind in "iuf":       # numbers: no object arrays, one sort
@@ -362,6 +392,25 @@ def _two_raters(a, b, labels):
         ca, cb = codes[:int(both.sum())], codes[int(both.sum()):]
     if len(ca) < 2: raise ValueError(f"`a` and `b` share {len(ca)} labelled item(s); kappa needs at least two.")
     return ca.astype(np.int64), cb.astype(np.int64), classes
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #9808a9e7
+def _check_no_orientation(raters_in_rows):
+    if raters_in_rows is not False:
+        raise ValueError("`raters_in_rows` reads a table of both raters passed as `a` alone; with `b` given, `a` and `b` are one rater "
+                         "each: drop raters_in_rows.")
+
+def _two_from_table(x, raters_in_rows, labels):
+    "Rater a's and b's labels (None where missing) and the class order, from a two-rater table or two-annotator Annotations."
+    if isinstance(x, pd.Series) or np.ndim(x) == 1:
+        raise ValueError("`b` is missing: give rater b's labels, or pass in `a` a table of both raters (items x 2).")
+    ann = as_annotations(x, raters_in_rows, arg="a")
+    if not ann.has_annotators or ann.n_annotators != 2:
+        raise ValueError(f"`a` without `b` must hold two raters (two columns, or two rows with raters_in_rows=True), got "
+                         f"{ann.n_annotators if ann.has_annotators else 'counts without'} annotators; pass `b` for a second rater.")
+    item, annot, label = ann.codes()
+    L = np.full((ann.n_items, 2), -1, np.int64); L[item, annot] = label
+    cls = np.array(list(ann.classes) + [None], dtype=object)         # code -1 picks the last entry: None, not labelled
+    return cls[L[:, 0]], cls[L[:, 1]], list(ann.classes) if labels is None else labels
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #a91dc695
 def _confusion(ca, cb, C, w=None):
@@ -384,16 +433,19 @@ def _cohen_variance(p, ra, rb, W, kappa, pe, n):
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #61e6fb17
 def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
-                b, # rater b's labels on the same items
+                b=None, # rater b's labels on the same items (two Series: paired by index); None: `a` is a table of both raters
                 weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
                 labels=None, # the classes in order (default the sorted labels of a and b); sets the positions the weights use
                 ci_method:str|None=None, # None, "analytic" (Fleiss-Cohen-Everitt ASE) or "bootstrap"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
+                raters_in_rows:bool=False, # with `b` None: True when the table's two rows are the raters
                ) -> Agreement:
     "Cohen's kappa of two raters (Cohen 1968), weighted if asked, on the items both labelled, with an optional interval."
     _check_ci(ci_method, confidence, n_bootstrap, seed, None)
+    if b is None: a, b, labels = _two_from_table(a, raters_in_rows, labels)
+    else: _check_no_orientation(raters_in_rows)
     ca, cb, classes = _two_raters(a, b, labels)
     C = len(classes)
     measure = "cohen_kappa" + _weights_name(weights)
@@ -414,7 +466,7 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f3cbf53a
 def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
-             b, # rater b's labels on the same items
+             b=None, # rater b's labels on the same items (two Series: paired by index); None: `a` is a table of both raters
              weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
              labels=None, # the classes in order (default the sorted labels of a and b)
              ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
@@ -422,9 +474,12 @@ def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # with `b` None: True when the table's two rows are the raters
             ) -> Agreement:
     "Scott's pi of two raters (Gwet 2014 ch. 2-3), weighted if asked, on the items both labelled."
     _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    if b is None: a, b, labels = _two_from_table(a, raters_in_rows, labels)
+    else: _check_no_orientation(raters_in_rows)
     ca, cb, classes = _two_raters(a, b, labels)
     counts = np.zeros((len(ca), len(classes)), np.int64)
     np.add.at(counts, (np.arange(len(ca)), ca), 1); np.add.at(counts, (np.arange(len(ca)), cb), 1)
@@ -468,16 +523,17 @@ def _conger_variance(L, M, C, W, value, pe, pa_i, two, population):
     return (1 - f) / (n * (n - 1)) * float(((k_star - value) ** 2).sum())
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #455cbe40
-def conger_kappa(ann:Annotations, # annotations with annotator ids
+def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                  weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
                  ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                 ) -> Agreement:
     "Conger's kappa (Gwet 2014 ch. 2-3): Fleiss' observed agreement, chance from each rater's own class shares, with an optional interval."
-    check_annotations(ann, "conger_kappa")
+    ann = check_annotations(as_annotations(ann, raters_in_rows), "conger_kappa")
     _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     C = ann.n_classes
     W = agreement_weights(C, weights)
@@ -486,6 +542,7 @@ def conger_kappa(ann:Annotations, # annotations with annotator ids
     L = L[rated]
     M = L >= 0
     c, n, two, pa_i = _family_parts(np.asarray(ann.counts)[rated], W)
+    _check_interval_items(ci_method, int(two.sum()))
     measure = "conger_kappa" + _weights_name(weights)
     def value_of(w=None):
         ww = np.ones(len(n)) if w is None else w
@@ -541,18 +598,20 @@ def _cells_matrix(cells, n, C):
                               np.concatenate([p * C * C + cl for p, (_, cl) in enumerate(cells)]))), shape=(n, P * C * C))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #40d5cb7c
-def cohen_kappa_mean(ann:Annotations, # annotations with annotator ids (at most 200 annotators)
+def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotators): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                      weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
                      ci_method:str|None=None, # None or "bootstrap" (items resampled); no analytic variance is published
                      confidence:float=0.95, # the interval's confidence level
                      n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                      seed:int=0, # seed of the bootstrap
+                     raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                     ) -> Agreement:
     "The mean of (weighted) Cohen's kappa over annotator pairs sharing two or more items, each pair on its common items."
-    check_annotations(ann, "cohen_kappa_mean")
+    ann = check_annotations(as_annotations(ann, raters_in_rows), "cohen_kappa_mean")
     _check_ci(ci_method, confidence, n_bootstrap, seed, None)
     if ci_method == "analytic":
         raise ValueError("`ci_method`='analytic': the mean over annotator pairs has no published variance; use ci_method='bootstrap'.")
+    _check_interval_items(ci_method, int((ann.n_labels >= 2).sum()))
     K, C = ann.n_annotators, ann.n_classes
     if K > 200:
         raise ValueError(f"`ann` has {K} annotators; the weighted mean over pairs is built for up to 200 (cohen_kappa_pairwise "
