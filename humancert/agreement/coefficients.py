@@ -17,12 +17,13 @@ from ..data.annotations import Annotations, check_annotations, check_seed, check
 from .measures import Agreement, UndefinedAgreementError, as_annotations
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #3412a901
-CI_METHODS = (None, "analytic", "bootstrap")
+CI_METHODS = (None, "analytic", "bootstrap", "bca", "bootstrap_t")
 
 def _check_ci(ci_method, confidence, n_bootstrap, seed, population):
     "The interval options, validated; a ValueError or TypeError naming the argument otherwise."
     if not (ci_method is None or isinstance(ci_method, str) and ci_method in CI_METHODS):
-        raise ValueError(f"`ci_method` must be None (no interval), 'analytic' or 'bootstrap', got {ci_method!r}.")
+        raise ValueError(f"`ci_method` must be None (no interval), 'analytic', 'bootstrap' (percentile), 'bca' (bias-corrected "
+                         f"and accelerated bootstrap) or 'bootstrap_t' (studentized bootstrap), got {ci_method!r}.")
     if isinstance(confidence, bool) or not isinstance(confidence, (float, int)) or not 0 < confidence < 1:
         raise ValueError(f"`confidence` must be a number strictly between 0 and 1 (e.g. 0.95), got {confidence!r}.")
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 2:
@@ -86,13 +87,43 @@ def _z_interval(value, se, confidence):
     q = special.ndtri((1 + confidence) / 2)                   # normal quantile
     return (float(value - q * se), float(min(1.0, value + q * se)))
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #a7d5151f
+def _jackknife(stat, # item weights -> the coefficient, as for `_bootstrap`
+               n:int, # items
+               batch:int=1, # leave-one-out samples handed to `stat` at once
+              ) -> np.ndarray:
+    "The coefficient with each item left out in turn: weight 1 on every item, 0 on the one left out."
+    out = np.empty(n)
+    for s in range(0, n, batch):
+        m = min(batch, n - s)
+        w = np.ones((m, n)); w[np.arange(m), s + np.arange(m)] = 0.0
+        out[s:s + m] = stat(w[0]) if batch == 1 else stat(w)
+    return out
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #2a5aefa5
+def _bca_levels(vals, # the coefficient on the bootstrap resamples
+                estimate:float, # the coefficient on the data
+                jack, # the jackknife values (NaN: undefined, left out)
+                confidence:float,
+               ) -> np.ndarray:
+    "The two quantile levels of the BCa interval (Efron 1987; Efron & Tibshirani 1993, 14.3): bias correction z0 and acceleration a."
+    share = ((vals < estimate).sum() + (vals <= estimate).sum()) / (2 * len(vals))
+    share = min(max(share, 0.5 / len(vals)), 1 - 0.5 / len(vals))   # every resample on one side: the most extreme level, not inf
+    z0 = special.ndtri(share)
+    d = np.mean(jack[np.isfinite(jack)]) - jack[np.isfinite(jack)]
+    ss = float((d ** 2).sum())
+    a = float((d ** 3).sum()) / (6 * ss ** 1.5) if ss > 0 else 0.0
+    z = special.ndtri(np.array([(1 - confidence) / 2, (1 + confidence) / 2]))
+    return special.ndtr(z0 + (z0 + z) / (1 - a * (z0 + z)))
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #4c352bc5
 def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficient; with batch > 1, a (b, n) block -> b coefficients
                n:int, # items resampled
                n_bootstrap:int, seed, confidence:float,
                batch:int=1, # resamples handed to `stat` at once (the draws are the same for every batch)
+               estimate:float|None=None, # the coefficient on the data: given, the interval is BCa instead of percentile
               ):
-    "Percentile interval and standard deviation of the coefficient over `n_bootstrap` resamples of the items."
+    "Percentile (or, with `estimate`, BCa) interval and standard deviation of the coefficient over `n_bootstrap` resamples of the items."
     from tqdm.auto import tqdm                                    # imported when used; a widget in notebooks, text elsewhere
     rng = np.random.default_rng(seed)
     vals = np.empty(n_bootstrap)
@@ -104,8 +135,29 @@ def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficien
         raise ValueError(f"the coefficient is undefined (chance agreement 1) on {int((~ok).sum())} of {n_bootstrap} resamples of the "
                          f"{n} items, so a bootstrap interval would describe only the others; use ci_method='analytic' or more items.")
     vals = vals[ok]                                                   # at most 1 % undefined resamples, left out
-    lo, hi = np.quantile(vals, [(1 - confidence) / 2, (1 + confidence) / 2])
+    levels = [(1 - confidence) / 2, (1 + confidence) / 2]
+    if estimate is not None: levels = _bca_levels(vals, estimate, _jackknife(stat, n, batch), confidence)
+    lo, hi = np.quantile(vals, levels)
     return float(vals.std(ddof=1)), (float(lo), float(hi))
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #171810d0
+def _bootstrap_t(value_se, # item indices (length n, with repeats) -> (coefficient, analytic se) on those items; NaN where undefined
+                 n:int, n_bootstrap:int, seed, confidence:float,
+                 value:float, se:float, # the coefficient and its analytic se on the data
+                ):
+    "Studentized bootstrap interval (Efron & Tibshirani 1993, 12.5): value - t*_hi se, value - t*_lo se, t* = (value* - value) / se*."
+    from tqdm.auto import tqdm
+    rng = np.random.default_rng(seed)
+    t = np.empty(n_bootstrap)
+    for b in tqdm(range(n_bootstrap), desc="bootstrap-t", leave=False, disable=n_bootstrap * n < 5e6):
+        v, s = value_se(np.sort(rng.integers(0, n, n)))
+        t[b] = (v - value) / s if s > 0 else np.nan
+    ok = np.isfinite(t)
+    if (~ok).sum() > 0.01 * n_bootstrap:
+        raise ValueError(f"the coefficient or its variance is undefined on {int((~ok).sum())} of {n_bootstrap} resamples of the {n} "
+                         "items, so a bootstrap-t interval would describe only the others; use ci_method='bca' or more items.")
+    lo, hi = np.quantile(t[ok], [(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(se), (float(value - hi * se), float(min(1.0, value - lo * se)))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #411fba17
 def _result(measure, value, observed, expected, n_items, n_labels, se=None, ci=None, ci_method=None, confidence=None):
@@ -185,23 +237,37 @@ def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootst
     if pe >= 1 - 1e-15: raise _undefined(measure, f"every label is {ann.classes[int(np.argmax(pi))]!r}")
     value = (pa - pe) / (1 - pe)
     se = ci = None
-    if ci_method == "analytic":
+    if ci_method in ("analytic", "bootstrap_t"):
         se = np.sqrt(_family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population))
         ci = _t_interval(value, se, len(n), confidence)
-    elif ci_method == "bootstrap":
+        if ci_method == "bootstrap_t":
+            se, ci = _bootstrap_t(_family_value_se(c, n, two, pa_i, W, kind, chance, population), len(n), n_bootstrap, seed, confidence, value, se)
+    elif ci_method in ("bootstrap", "bca"):
         def stat(w):
             a, e, _ = _family_value(c, n, two, pa_i, W, kind, chance, w)
             return (a - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence)
+        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure + _weights_name(weights), value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method,
                    None if ci_method is None else confidence)
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #f04edbbf
+def _family_value_se(c, n, two, pa_i, W, kind, chance, population):
+    "idx -> (coefficient, analytic se) of the family on the items `idx` (repeats allowed), for the bootstrap-t."
+    def value_se(idx):
+        cc, nn, tw, pa = c[idx], n[idx], two[idx], pa_i[idx]
+        if tw.sum() < 2: return np.nan, np.nan
+        a, e, pi = _family_value(cc, nn, tw, pa, W, kind, chance)
+        if e >= 1 - 1e-15: return np.nan, np.nan
+        v = (a - e) / (1 - e)
+        return v, np.sqrt(_family_variance(cc, nn, tw, pa, W, kind, v, e, pi, population))
+    return value_se
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #0879b7dc
 def fleiss_kappa_at(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                 method:str="fleiss", # "fleiss" (chance from the class shares) or "randolph" (free-marginal: chance 1/C, weighted T_w/C^2)
                 chance:str="pooled", # Fleiss' class shares with missing labels: "pooled" over labels, or "items" (Gwet's average of item shares)
                 weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+                ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
@@ -217,7 +283,7 @@ def fleiss_kappa_at(ann, # the annotations (missing labels allowed): Annotations
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #6f0799dc
 def gwet_ac(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
             weights=None, # None (AC1), or "linear", "quadratic" or a C x C matrix (AC2)
-            ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+            ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
@@ -231,7 +297,7 @@ def gwet_ac(ann, # the annotations (missing labels allowed): Annotations, or an 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #692d7674
 def brennan_prediger(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                      weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                     ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+                     ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
@@ -287,7 +353,7 @@ def _alpha_from(o, level, values, metric):
 def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                           level:str|None=None, # "nominal", "ordinal", "interval" or "ratio"; default the annotations' own level
                           metric=None, # a callable metric(a, b) -> squared difference of class values, instead of a level
-                          ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+                          ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
@@ -309,15 +375,18 @@ def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annot
     if d_e <= 0: raise _undefined(measure, f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
     value = 1 - d_o / d_e
     se = ci = None
-    if ci_method == "analytic":
+    if ci_method in ("analytic", "bootstrap_t"):
         se = np.sqrt(_alpha_variance(ann.counts, level, values, metric, population))
         ci = _t_interval(value, se, int(keep.sum()), confidence)
-    elif ci_method == "bootstrap":
+        if ci_method == "bootstrap_t":
+            se, ci = _bootstrap_t(_alpha_value_se(np.asarray(ann.counts)[keep], level, values, metric, population), int(keep.sum()),
+                                  n_bootstrap, seed, confidence, value, se)
+    elif ci_method in ("bootstrap", "bca"):
         cnt = np.asarray(ann.counts)[keep]
         def stat(w):
             a, b, _, _ = _alpha_from(_coincidences(cnt, w)[0], level, values, metric)
             return 1 - a / b if b > 0 else np.nan
-        se, ci = _bootstrap(stat, int(keep.sum()), n_bootstrap, seed, confidence)
+        se, ci = _bootstrap(stat, int(keep.sum()), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure, value, 1 - d_o / m, 1 - d_e / m, int(keep.sum()), int(n_c.sum()), se, ci, ci_method,
                    None if ci_method is None else confidence)
 
@@ -347,6 +416,16 @@ def _alpha_variance(counts, level, values, metric, population):
     k_star = k_i - 2 * (1 - alpha1) * (pe_i - pe) / (1 - pe)
     f = _sampled_fraction(m, population)
     return (1 - f) / (m * (m - 1)) * float(((k_star - alpha1) ** 2).sum())
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #8c717306
+def _alpha_value_se(cnt, level, values, metric, population):
+    "idx -> (alpha, analytic se) on the items `idx` of `cnt` (counts of items with a pair), for the bootstrap-t."
+    def value_se(idx):
+        cb = cnt[idx]
+        d_o, d_e, _, _ = _alpha_from(_coincidences(cb)[0], level, values, metric)
+        if not d_e > 0 or len(idx) < 2: return np.nan, np.nan
+        return 1 - d_o / d_e, np.sqrt(_alpha_variance(cb, level, values, metric, population))
+    return value_se
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #d3ab16f3
 def _numeric_codes(va, vb):
@@ -436,7 +515,7 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
                 b=None, # rater b's labels on the same items (two Series: paired by index); None: `a` is a table of both raters
                 weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
                 labels=None, # the classes in order (default the sorted labels of a and b); sets the positions the weights use
-                ci_method:str|None=None, # None, "analytic" (Fleiss-Cohen-Everitt ASE) or "bootstrap"
+                ci_method:str|None=None, # None, "analytic" (Fleiss-Cohen-Everitt ASE), "bootstrap", "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
@@ -454,14 +533,21 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
     if pe >= 1 - 1e-15: raise _undefined(measure, f"both raters gave {classes[int(ca[0])]!r} only")
     value = (po - pe) / (1 - pe)
     se = ci = None
-    if ci_method == "analytic":
+    if ci_method in ("analytic", "bootstrap_t"):
         se = np.sqrt(_cohen_variance(p, ra, rb, W, value, pe, len(ca)))
         ci = _z_interval(value, se, confidence)
-    elif ci_method == "bootstrap":
+        if ci_method == "bootstrap_t":
+            def value_se(idx):
+                o, e, pb, ra_, rb_ = _cohen_from(_confusion(ca[idx], cb[idx], C), W)
+                if e >= 1 - 1e-15: return np.nan, np.nan
+                v = (o - e) / (1 - e)
+                return v, np.sqrt(max(_cohen_variance(pb, ra_, rb_, W, v, e, len(idx)), 0.0))
+            se, ci = _bootstrap_t(value_se, len(ca), n_bootstrap, seed, confidence, value, se)
+    elif ci_method in ("bootstrap", "bca"):
         def stat(w):
             o, e, *_ = _cohen_from(_confusion(ca, cb, C, w), W)
             return (o - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(ca), n_bootstrap, seed, confidence)
+        se, ci = _bootstrap(stat, len(ca), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure, value, po, pe, len(ca), 2 * len(ca), se, ci, ci_method, None if ci_method is None else confidence)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f3cbf53a
@@ -469,7 +555,7 @@ def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
              b=None, # rater b's labels on the same items (two Series: paired by index); None: `a` is a table of both raters
              weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
              labels=None, # the classes in order (default the sorted labels of a and b)
-             ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+             ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
@@ -525,7 +611,7 @@ def _conger_variance(L, M, C, W, value, pe, pa_i, two, population):
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #455cbe40
 def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                  weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                 ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+                 ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
@@ -551,14 +637,23 @@ def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items
     if pe >= 1 - 1e-15: raise _undefined(measure, "every label is the same class")
     value = (pa - pe) / (1 - pe)
     se = ci = None
-    if ci_method == "analytic":
+    if ci_method in ("analytic", "bootstrap_t"):
         se = np.sqrt(_conger_variance(L, M, C, W, value, pe, pa_i, two, population))
         ci = _t_interval(value, se, len(n), confidence)
-    elif ci_method == "bootstrap":
+        if ci_method == "bootstrap_t":
+            def value_se(idx):
+                Lb, Mb, tb, pb = L[idx], M[idx], two[idx], pa_i[idx]
+                if tb.sum() < 2 or not Mb.any(0).all(): return np.nan, np.nan
+                a, e = float(pb[tb].mean()), _conger_from(Lb, Mb, C, W)
+                if e >= 1 - 1e-15: return np.nan, np.nan
+                v = (a - e) / (1 - e)
+                return v, np.sqrt(_conger_variance(Lb, Mb, C, W, v, e, pb, tb, population))
+            se, ci = _bootstrap_t(value_se, len(n), n_bootstrap, seed, confidence, value, se)
+    elif ci_method in ("bootstrap", "bca"):
         def stat(w):
             a, e = value_of(w)
             return (a - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence)
+        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure, value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method, None if ci_method is None else confidence)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #b7c2e1a4
@@ -600,7 +695,7 @@ def _cells_matrix(cells, n, C):
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #40d5cb7c
 def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotators): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                      weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                     ci_method:str|None=None, # None or "bootstrap" (items resampled); no analytic variance is published
+                     ci_method:str|None=None, # None, "bootstrap" (items resampled) or "bca"; no analytic variance is published
                      confidence:float=0.95, # the interval's confidence level
                      n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                      seed:int=0, # seed of the bootstrap
@@ -609,8 +704,8 @@ def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotato
     "The mean of (weighted) Cohen's kappa over annotator pairs sharing two or more items, each pair on its common items."
     ann = check_annotations(as_annotations(ann, raters_in_rows), "cohen_kappa_mean")
     _check_ci(ci_method, confidence, n_bootstrap, seed, None)
-    if ci_method == "analytic":
-        raise ValueError("`ci_method`='analytic': the mean over annotator pairs has no published variance; use ci_method='bootstrap'.")
+    if ci_method in ("analytic", "bootstrap_t"):
+        raise ValueError(f"`ci_method`={ci_method!r}: the mean over annotator pairs has no published variance; use ci_method='bootstrap' or 'bca'.")
     _check_interval_items(ci_method, int((ann.n_labels >= 2).sum()))
     K, C = ann.n_annotators, ann.n_classes
     if K > 200:
@@ -625,11 +720,12 @@ def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotato
     if not np.isfinite(kappa).any(): raise _undefined(measure, "every pair of annotators that shares items used one class only")
     value, po, pe = float(np.nanmean(kappa)), float(np.nanmean(po_p)), float(np.nanmean(pe_p))
     se = ci = None
-    if ci_method == "bootstrap":                                  # the same statistic on each resample, blocks of resamples at once
+    if ci_method in ("bootstrap", "bca"):                                  # the same statistic on each resample, blocks of resamples at once
         P = len(cells)
         A = _cells_matrix(cells, n, C)
         def stat(w): return _nanmean_rows(_kappas_from_tables(np.asarray((A.T @ w.T).T).reshape(len(w), P, C, C), W)[0])
-        se, ci = _bootstrap(stat, n, n_bootstrap, seed, confidence, batch=max(1, int(4e6 // (P * C * C))))
+        se, ci = _bootstrap(stat, n, n_bootstrap, seed, confidence, batch=max(1, int(4e6 // (P * C * C))),
+                            estimate=value if ci_method == "bca" else None)
     has = ann.n_labels >= 2
     return _result(measure, value, po, pe, int(has.sum()), int(ann.n_labels[has].sum()), se, ci, ci_method,
                    None if ci_method is None else confidence)
