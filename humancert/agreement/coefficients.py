@@ -729,3 +729,67 @@ def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotato
     has = ann.n_labels >= 2
     return _result(measure, value, po, pe, int(has.sum()), int(ann.n_labels[has].sum()), se, ci, ci_method,
                    None if ci_method is None else confidence)
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #c7764c07
+def _coverage_population(C:int=5, acc:float=0.6, pi=(0.1, 0.2, 0.4, 0.2, 0.1)):
+    "The coverage study's model: class shares pi, a rater says the class with probability acc, else a uniform class; J and p_z."
+    pz = acc * np.eye(C) + (1 - acc) / C                              # p_z(c): row z
+    return (pz.T * np.asarray(pi)) @ pz, pz                           # J = sum_z pi_z p_z p_z^T
+
+def _population_value(J, kind, weights):
+    "A coefficient's population value from two raters' joint shares J (raters sharing one margin)."
+    W = agreement_weights(len(J), weights)
+    pe = _chance(kind, J.sum(0), W)
+    return (float((W * J).sum()) - pe) / (1 - pe)
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #71ce0c0c
+def _coverage_sample(n:int, rng, sparse:bool, acc:float=0.6, pi=(0.1, 0.2, 0.4, 0.2, 0.1)) -> np.ndarray:
+    "n items x 4 raters of 1-5 ratings from the study's model; sparse: one rater per item, drawn at random, gives no label."
+    z = rng.choice(5, n, p=pi)
+    x = np.where(rng.random((n, 4)) < acc, z[:, None], rng.integers(0, 5, (n, 4))) + 1.0
+    if sparse: x[np.arange(n), rng.integers(0, 4, n)] = np.nan
+    return x
+
+_LABELS = [1.0, 2.0, 3.0, 4.0, 5.0]
+_COVERAGE_COEFFICIENTS = {              # name: (the coefficient on (Annotations, wide array), chance kind, weights)
+    "fleiss_kappa": (lambda a, x, **k: fleiss_kappa_at(a, **k), "fleiss", None),
+    "fleiss_kappa_quadratic": (lambda a, x, **k: fleiss_kappa_at(a, weights="quadratic", **k), "fleiss", "quadratic"),
+    "gwet_ac1": (lambda a, x, **k: gwet_ac(a, **k), "gwet", None),
+    "gwet_ac2_quadratic": (lambda a, x, **k: gwet_ac(a, "quadratic", **k), "gwet", "quadratic"),
+    "brennan_prediger_quadratic": (lambda a, x, **k: brennan_prediger(a, "quadratic", **k), "bp", "quadratic"),
+    "conger_kappa": (lambda a, x, **k: conger_kappa(a, **k), "fleiss", None),
+    "krippendorff_alpha_nominal": (lambda a, x, **k: krippendorff_alpha_at(a, "nominal", **k), "fleiss", None),
+    "krippendorff_alpha_interval": (lambda a, x, **k: krippendorff_alpha_at(a, "interval", **k), "fleiss", "quadratic"),
+    "cohen_kappa_quadratic": (lambda a, x, **k: cohen_kappa(x[:, 0], x[:, 1], "quadratic", labels=_LABELS, **k), "fleiss", "quadratic"),
+    "scott_pi_quadratic": (lambda a, x, **k: scott_pi(x[:, 0], x[:, 1], "quadratic", labels=_LABELS, **k), "fleiss", "quadratic")}
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #4f2c99ca
+def _coverage_study(reps:int=300, # data sets per design
+                    n_bootstrap:int=400, # resamples of each bootstrap interval
+                    sizes=(30, 100), # items per data set
+                    methods=("analytic", "bootstrap_t"), # the intervals measured
+                    coefficients=None, # names in _COVERAGE_COEFFICIENTS (default all)
+                    seed:int=0,
+                   ) -> pd.DataFrame:
+    "Coverage and mean width of each coefficient's 95 % intervals over `reps` data sets per design (complete, sparse) and size."
+    J, _ = _coverage_population()
+    truth = {k: _population_value(J, kind, w) for k, (_, kind, w) in _COVERAGE_COEFFICIENTS.items()}
+    rows = []
+    for n in sizes:
+        for sparse in (False, True):
+            rng = np.random.default_rng([seed, n, sparse])
+            for r in range(reps):
+                x = _coverage_sample(n, rng, sparse)
+                ann = Annotations.from_wide(x, labels=_LABELS)
+                for name in coefficients or _COVERAGE_COEFFICIENTS:
+                    fn = _COVERAGE_COEFFICIENTS[name][0]
+                    for m in methods:
+                        try: ci = fn(ann, x, ci_method=m, n_bootstrap=n_bootstrap, seed=r).ci
+                        except ValueError: ci = (np.nan, np.nan)               # refused (e.g. undefined on too many resamples): counted
+                        hit = np.nan if np.isnan(ci[0]) else float(ci[0] <= truth[name] <= ci[1])
+                        rows.append((n, "sparse" if sparse else "complete", name, m, hit, ci[1] - ci[0]))
+    df = pd.DataFrame(rows, columns=["items", "design", "coefficient", "ci_method", "covered", "width"])
+    out = df.groupby(["items", "design", "coefficient", "ci_method"], sort=False).agg(coverage=("covered", "mean"), width=("width", "mean"), data_sets=("covered", "count"), refused=("covered", lambda s: int(s.isna().sum()))).reset_index()
+    out["se"] = np.sqrt(out["coverage"] * (1 - out["coverage"]) / out["data_sets"])
+    out["population"] = out["coefficient"].map(truth)
+    return out

@@ -179,7 +179,7 @@ def fleiss_kappa(ann, # the annotations: Annotations, or an items x raters table
                  method:str="fleiss", # "fleiss", or "randolph" (free-marginal: chance agreement 1/C)
                  chance:str="pooled", # class shares with missing labels: "pooled" over the labels of items with a pair, or "items" (Gwet's mean of item shares)
                  weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                 ci_method:str|None=None, # None (no interval), "analytic" (Gwet 2014) or "bootstrap"
+                 ci_method:str|None=None, # None (no interval), "analytic" (Gwet 2014), "bootstrap", "bca" or "bootstrap_t" (notebook 07)
                  confidence:float=0.95, # the interval's confidence level
                  n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                  seed:int=0, # seed of the bootstrap
@@ -203,7 +203,7 @@ def fleiss_kappa(ann, # the annotations: Annotations, or an items x raters table
 def krippendorff_alpha(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                        level:str|None=None, # "nominal", "ordinal", "interval" or "ratio"; default the annotations' level (`ann.level`)
                        metric=None, # a callable metric(a, b) -> squared difference of class values, instead of a level
-                       ci_method:str|None=None, # None (no interval), "analytic" (Gwet 2014) or "bootstrap"
+                       ci_method:str|None=None, # None (no interval), "analytic" (Gwet 2014), "bootstrap", "bca" or "bootstrap_t" (notebook 07)
                        confidence:float=0.95, # the interval's confidence level
                        n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                        seed:int=0, # seed of the bootstrap
