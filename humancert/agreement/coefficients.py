@@ -12,25 +12,33 @@ __all__ = ['CI_METHODS', 'WEIGHTS', 'agreement_weights', 'fleiss_kappa_at', 'gwe
 import numpy as np
 import pandas as pd
 from scipy import sparse, special
-from tqdm import tqdm
 
 from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums
-from .measures import Agreement, UndefinedAgreementError
+from .measures import Agreement, UndefinedAgreementError, as_annotations
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #3412a901
-CI_METHODS = (None, "analytic", "bootstrap")
+CI_METHODS = (None, "analytic", "bootstrap", "bca", "bootstrap_t")
 
 def _check_ci(ci_method, confidence, n_bootstrap, seed, population):
     "The interval options, validated; a ValueError or TypeError naming the argument otherwise."
-    if ci_method not in CI_METHODS:
-        raise ValueError(f"`ci_method` must be None (no interval), 'analytic' or 'bootstrap', got {ci_method!r}.")
+    if not (ci_method is None or isinstance(ci_method, str) and ci_method in CI_METHODS):
+        raise ValueError(f"`ci_method` must be None (no interval), 'analytic', 'bootstrap' (percentile), 'bca' (bias-corrected "
+                         f"and accelerated bootstrap) or 'bootstrap_t' (studentized bootstrap), got {ci_method!r}.")
     if isinstance(confidence, bool) or not isinstance(confidence, (float, int)) or not 0 < confidence < 1:
         raise ValueError(f"`confidence` must be a number strictly between 0 and 1 (e.g. 0.95), got {confidence!r}.")
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 2:
         raise ValueError(f"`n_bootstrap` must be an integer >= 2 (resamples of the items), got {n_bootstrap!r}.")
     check_seed(seed)
-    if population is not None and (isinstance(population, bool) or not isinstance(population, (int, float, np.number)) or population <= 0):
+    if population is not None and (isinstance(population, bool) or not isinstance(population, (int, float, np.number))
+                                   or np.isnan(population) or population <= 0):
         raise ValueError(f"`population` must be None (an infinite population) or the number of items in the population (> 0), got {population!r}.")
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #518bbbf5
+def _check_interval_items(ci_method, m):
+    "A ValueError naming `ci_method` when fewer than two items carry a pair: an interval's spread is estimated across items."
+    if ci_method is not None and m < 2:
+        raise ValueError(f"`ci_method`={ci_method!r} needs at least two items with two or more labels (an interval's spread is "
+                         f"estimated across items); these annotations have {m}. Use ci_method=None for the coefficient alone, or rate more items.")
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #47983a3d
 WEIGHTS = (None, "identity", "linear", "quadratic")
@@ -79,13 +87,44 @@ def _z_interval(value, se, confidence):
     q = special.ndtri((1 + confidence) / 2)                   # normal quantile
     return (float(value - q * se), float(min(1.0, value + q * se)))
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #a7d5151f
+def _jackknife(stat, # item weights -> the coefficient, as for `_bootstrap`
+               n:int, # items
+               batch:int=1, # leave-one-out samples handed to `stat` at once
+              ) -> np.ndarray:
+    "The coefficient with each item left out in turn: weight 1 on every item, 0 on the one left out."
+    out = np.empty(n)
+    for s in range(0, n, batch):
+        m = min(batch, n - s)
+        w = np.ones((m, n)); w[np.arange(m), s + np.arange(m)] = 0.0
+        out[s:s + m] = stat(w[0]) if batch == 1 else stat(w)
+    return out
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #2a5aefa5
+def _bca_levels(vals, # the coefficient on the bootstrap resamples
+                estimate:float, # the coefficient on the data
+                jack, # the jackknife values (NaN: undefined, left out)
+                confidence:float,
+               ) -> np.ndarray:
+    "The two quantile levels of the BCa interval (Efron 1987; Efron & Tibshirani 1993, 14.3): bias correction z0 and acceleration a."
+    share = ((vals < estimate).sum() + (vals <= estimate).sum()) / (2 * len(vals))
+    share = min(max(share, 0.5 / len(vals)), 1 - 0.5 / len(vals))   # every resample on one side: the most extreme level, not inf
+    z0 = special.ndtri(share)
+    d = np.mean(jack[np.isfinite(jack)]) - jack[np.isfinite(jack)]
+    ss = float((d ** 2).sum())
+    a = float((d ** 3).sum()) / (6 * ss ** 1.5) if ss > 0 else 0.0
+    z = special.ndtri(np.array([(1 - confidence) / 2, (1 + confidence) / 2]))
+    return special.ndtr(z0 + (z0 + z) / (1 - a * (z0 + z)))
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #4c352bc5
 def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficient; with batch > 1, a (b, n) block -> b coefficients
                n:int, # items resampled
                n_bootstrap:int, seed, confidence:float,
                batch:int=1, # resamples handed to `stat` at once (the draws are the same for every batch)
+               estimate:float|None=None, # the coefficient on the data: given, the interval is BCa instead of percentile
               ):
-    "Percentile interval and standard deviation of the coefficient over `n_bootstrap` resamples of the items."
+    "Percentile (or, with `estimate`, BCa) interval and standard deviation of the coefficient over `n_bootstrap` resamples of the items."
+    from tqdm.auto import tqdm                                    # imported when used; a widget in notebooks, text elsewhere
     rng = np.random.default_rng(seed)
     vals = np.empty(n_bootstrap)
     for s in tqdm(range(0, n_bootstrap, batch), desc="bootstrap", leave=False, disable=n_bootstrap * n < 5e7):
@@ -96,8 +135,29 @@ def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficien
         raise ValueError(f"the coefficient is undefined (chance agreement 1) on {int((~ok).sum())} of {n_bootstrap} resamples of the "
                          f"{n} items, so a bootstrap interval would describe only the others; use ci_method='analytic' or more items.")
     vals = vals[ok]                                                   # at most 1 % undefined resamples, left out
-    lo, hi = np.quantile(vals, [(1 - confidence) / 2, (1 + confidence) / 2])
+    levels = [(1 - confidence) / 2, (1 + confidence) / 2]
+    if estimate is not None: levels = _bca_levels(vals, estimate, _jackknife(stat, n, batch), confidence)
+    lo, hi = np.quantile(vals, levels)
     return float(vals.std(ddof=1)), (float(lo), float(hi))
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #171810d0
+def _bootstrap_t(value_se, # item indices (length n, with repeats) -> (coefficient, analytic se) on those items; NaN where undefined
+                 n:int, n_bootstrap:int, seed, confidence:float,
+                 value:float, se:float, # the coefficient and its analytic se on the data
+                ):
+    "Studentized bootstrap interval (Efron & Tibshirani 1993, 12.5): value - t*_hi se, value - t*_lo se, t* = (value* - value) / se*."
+    from tqdm.auto import tqdm
+    rng = np.random.default_rng(seed)
+    t = np.empty(n_bootstrap)
+    for b in tqdm(range(n_bootstrap), desc="bootstrap-t", leave=False, disable=n_bootstrap * n < 5e6):
+        v, s = value_se(np.sort(rng.integers(0, n, n)))
+        t[b] = (v - value) / s if s > 0 else np.nan
+    ok = np.isfinite(t)
+    if (~ok).sum() > 0.01 * n_bootstrap:
+        raise ValueError(f"the coefficient or its variance is undefined on {int((~ok).sum())} of {n_bootstrap} resamples of the {n} "
+                         "items, so a bootstrap-t interval would describe only the others; use ci_method='bca' or more items.")
+    lo, hi = np.quantile(t[ok], [(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(se), (float(value - hi * se), float(min(1.0, value - lo * se)))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #411fba17
 def _result(measure, value, observed, expected, n_items, n_labels, se=None, ci=None, ci_method=None, confidence=None):
@@ -172,62 +232,80 @@ def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootst
     if C < 2: raise _undefined(measure, f"there is one class ({ann.classes[0]!r})")
     W = agreement_weights(C, weights)
     c, n, two, pa_i = _family_parts(ann.counts, W)
+    _check_interval_items(ci_method, int(two.sum()))
     pa, pe, pi = _family_value(c, n, two, pa_i, W, kind, chance)
     if pe >= 1 - 1e-15: raise _undefined(measure, f"every label is {ann.classes[int(np.argmax(pi))]!r}")
     value = (pa - pe) / (1 - pe)
     se = ci = None
-    if ci_method == "analytic":
+    if ci_method in ("analytic", "bootstrap_t"):
         se = np.sqrt(_family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population))
         ci = _t_interval(value, se, len(n), confidence)
-    elif ci_method == "bootstrap":
+        if ci_method == "bootstrap_t":
+            se, ci = _bootstrap_t(_family_value_se(c, n, two, pa_i, W, kind, chance, population), len(n), n_bootstrap, seed, confidence, value, se)
+    elif ci_method in ("bootstrap", "bca"):
         def stat(w):
             a, e, _ = _family_value(c, n, two, pa_i, W, kind, chance, w)
             return (a - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence)
+        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure + _weights_name(weights), value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method,
                    None if ci_method is None else confidence)
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #f04edbbf
+def _family_value_se(c, n, two, pa_i, W, kind, chance, population):
+    "idx -> (coefficient, analytic se) of the family on the items `idx` (repeats allowed), for the bootstrap-t."
+    def value_se(idx):
+        cc, nn, tw, pa = c[idx], n[idx], two[idx], pa_i[idx]
+        if tw.sum() < 2: return np.nan, np.nan
+        a, e, pi = _family_value(cc, nn, tw, pa, W, kind, chance)
+        if e >= 1 - 1e-15: return np.nan, np.nan
+        v = (a - e) / (1 - e)
+        return v, np.sqrt(_family_variance(cc, nn, tw, pa, W, kind, v, e, pi, population))
+    return value_se
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #0879b7dc
-def fleiss_kappa_at(ann:Annotations, # the annotations (missing labels allowed)
+def fleiss_kappa_at(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                 method:str="fleiss", # "fleiss" (chance from the class shares) or "randolph" (free-marginal: chance 1/C, weighted T_w/C^2)
                 chance:str="pooled", # Fleiss' class shares with missing labels: "pooled" over labels, or "items" (Gwet's average of item shares)
                 weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+                ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                ) -> Agreement:
     "Fleiss' kappa (Gwet 2014 ch. 2-3) or Randolph's free-marginal kappa, weighted if asked, with an optional interval."
-    if method not in ("fleiss", "randolph"): raise ValueError(f"`method` must be 'fleiss' or 'randolph', got {method!r}.")
-    if chance not in ("pooled", "items"): raise ValueError(f"`chance` must be 'pooled' or 'items', got {chance!r}.")
+    if not (isinstance(method, str) and method in ("fleiss", "randolph")): raise ValueError(f"`method` must be 'fleiss' or 'randolph', got {method!r}.")
+    if not (isinstance(chance, str) and chance in ("pooled", "items")): raise ValueError(f"`chance` must be 'pooled' or 'items', got {chance!r}.")
     kind = "fleiss" if method == "fleiss" else "bp"
-    return _family(ann, f"{method}_kappa", kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), f"{method}_kappa", kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #6f0799dc
-def gwet_ac(ann:Annotations, # the annotations (missing labels allowed)
+def gwet_ac(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
             weights=None, # None (AC1), or "linear", "quadratic" or a C x C matrix (AC2)
-            ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+            ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
            ) -> Agreement:
     "Gwet's AC1 (unweighted) or AC2 (weighted) (Gwet 2014 ch. 2-3), with Gwet's item-averaged class shares."
     name = "gwet_ac1" if _weights_name(weights) == "" else "gwet_ac2"
-    return _family(ann, name, "gwet", "items", weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), name, "gwet", "items", weights, ci_method, confidence, n_bootstrap, seed, population)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #692d7674
-def brennan_prediger(ann:Annotations, # the annotations (missing labels allowed)
+def brennan_prediger(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                      weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                     ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+                     ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                     ) -> Agreement:
     "Brennan and Prediger's coefficient (Gwet 2014 ch. 2-3): chance agreement T_w / C^2, every class equally likely."
-    return _family(ann, "brennan_prediger", "bp", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), "brennan_prediger", "bp", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #1d0a48d7
 def _differences(level, values, n_c, metric=None):
@@ -239,6 +317,9 @@ def _differences(level, values, n_c, metric=None):
             raise ValueError("`metric` must map two arrays of class values to finite non-negative squared differences of their broadcast shape.")
         return d
     if level == "nominal": return 1.0 - np.eye(len(v))
+    top = np.abs(v).max() if len(v) else 0.0
+    if level in ("interval", "ratio") and 0 < top < np.inf:       # alpha is scale-free: values below 1 in size, so no square overflows;
+        v = np.ldexp(v, -int(np.frexp(top)[1]))                 # a power of two, so every ratio of differences is bit for bit the same
     if level == "ordinal":
         cum = np.concatenate([[0.0], np.cumsum(n_c)])              # ranks in the pooled values: sum_{g=c}^{k} n_g - (n_c + n_k)/2
         lo, hi = np.minimum.outer(np.arange(len(v)), np.arange(len(v))), np.maximum.outer(np.arange(len(v)), np.arange(len(v)))
@@ -269,17 +350,18 @@ def _alpha_from(o, level, values, metric):
     return d_o, d_e, m, n_c
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #e667ec21
-def krippendorff_alpha_at(ann:Annotations, # the annotations (missing labels allowed)
+def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                           level:str|None=None, # "nominal", "ordinal", "interval" or "ratio"; default the annotations' own level
                           metric=None, # a callable metric(a, b) -> squared difference of class values, instead of a level
-                          ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+                          ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                          ) -> Agreement:
     "Krippendorff's alpha (Krippendorff 2011) at a level of measurement or with a metric, from the coincidence matrix of counts."
-    check_annotations(ann)
+    ann = as_annotations(ann, raters_in_rows)
     _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     level = ann.level if level is None else level
     if metric is not None and not callable(metric):
@@ -287,20 +369,24 @@ def krippendorff_alpha_at(ann:Annotations, # the annotations (missing labels all
     check_level(level, ann.classes, ordered=ann.level != "nominal")   # text classes are ordered only if the annotations say so
     values = ann.class_values
     o, keep = _coincidences(ann.counts)
+    _check_interval_items(ci_method, int(keep.sum()))
     d_o, d_e, m, n_c = _alpha_from(o, level, values, metric)
     measure = "krippendorff_alpha" + ("" if metric is None and level == "nominal" else f"_{'metric' if metric is not None else level}")
     if d_e <= 0: raise _undefined(measure, f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
     value = 1 - d_o / d_e
     se = ci = None
-    if ci_method == "analytic":
+    if ci_method in ("analytic", "bootstrap_t"):
         se = np.sqrt(_alpha_variance(ann.counts, level, values, metric, population))
         ci = _t_interval(value, se, int(keep.sum()), confidence)
-    elif ci_method == "bootstrap":
+        if ci_method == "bootstrap_t":
+            se, ci = _bootstrap_t(_alpha_value_se(np.asarray(ann.counts)[keep], level, values, metric, population), int(keep.sum()),
+                                  n_bootstrap, seed, confidence, value, se)
+    elif ci_method in ("bootstrap", "bca"):
         cnt = np.asarray(ann.counts)[keep]
         def stat(w):
             a, b, _, _ = _alpha_from(_coincidences(cnt, w)[0], level, values, metric)
             return 1 - a / b if b > 0 else np.nan
-        se, ci = _bootstrap(stat, int(keep.sum()), n_bootstrap, seed, confidence)
+        se, ci = _bootstrap(stat, int(keep.sum()), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure, value, 1 - d_o / m, 1 - d_e / m, int(keep.sum()), int(n_c.sum()), se, ci, ci_method,
                    None if ci_method is None else confidence)
 
@@ -331,6 +417,16 @@ def _alpha_variance(counts, level, values, metric, population):
     f = _sampled_fraction(m, population)
     return (1 - f) / (m * (m - 1)) * float(((k_star - alpha1) ** 2).sum())
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #8c717306
+def _alpha_value_se(cnt, level, values, metric, population):
+    "idx -> (alpha, analytic se) on the items `idx` of `cnt` (counts of items with a pair), for the bootstrap-t."
+    def value_se(idx):
+        cb = cnt[idx]
+        d_o, d_e, _, _ = _alpha_from(_coincidences(cb)[0], level, values, metric)
+        if not d_e > 0 or len(idx) < 2: return np.nan, np.nan
+        return 1 - d_o / d_e, np.sqrt(_alpha_variance(cb, level, values, metric, population))
+    return value_se
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #d3ab16f3
 def _numeric_codes(va, vb):
     "Class codes of two numeric label arrays and the sorted values: a table look-up for integers in a short range, else a sort."
@@ -344,10 +440,23 @@ def _numeric_codes(va, vb):
     values = np.unique(np.concatenate([va, vb]))
     return np.searchsorted(values, va), np.searchsorted(values, vb), values
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #ebd5cb65
+def _aligned(a, b):
+    "Two Series paired by item id (the ids both carry); anything else as given, paired by position."
+    if not (isinstance(a, pd.Series) and isinstance(b, pd.Series)) or a.index.equals(b.index): return a, b
+    for s, nm in ((a, "a"), (b, "b")):
+        if not s.index.is_unique:
+            raise ValueError(f"`{nm}` repeats item ids (e.g. {s.index[s.index.duplicated()][0]!r}); give one label per item.")
+    common = a.index.intersection(b.index)
+    if len(common) == 0:
+        raise ValueError(f"`a` and `b` share no item id (a: {a.index[:3].tolist()}, b: {b.index[:3].tolist()}, ...): two Series are "
+                         "paired by their index; index both by the same items, or pass arrays (.to_numpy()) to pair them by position.")
+    return a.loc[common], b.loc[common]
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f19ccccc
 def _two_raters(a, b, labels):
-    "Codes of the items both raters labelled (missing: NaN/None) and the class list (sorted labels, or `labels`)."
-    xa, xb = np.asarray(a), np.asarray(b)
+    "Codes of the items both raters labelled (missing: NaN/None; two Series paired by item id) and the class list (sorted labels, or `labels`)."
+    xa, xb = (np.asarray(x) for x in _aligned(a, b))
     if xa.ndim != 1 or xb.ndim != 1 or len(xa) != len(xb):
         raise ValueError(f"`a` and `b` must label the same items, one label each: got shapes {xa.shape} and {xb.shape}.")
     if labels is None and xa.dtype.kind in "iuf" and xb.dtype.kind in "iuf":       # numbers: no object arrays, one sort
@@ -362,6 +471,25 @@ def _two_raters(a, b, labels):
         ca, cb = codes[:int(both.sum())], codes[int(both.sum()):]
     if len(ca) < 2: raise ValueError(f"`a` and `b` share {len(ca)} labelled item(s); kappa needs at least two.")
     return ca.astype(np.int64), cb.astype(np.int64), classes
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #9808a9e7
+def _check_no_orientation(raters_in_rows):
+    if raters_in_rows is not False:
+        raise ValueError("`raters_in_rows` reads a table of both raters passed as `a` alone; with `b` given, `a` and `b` are one rater "
+                         "each: drop raters_in_rows.")
+
+def _two_from_table(x, raters_in_rows, labels):
+    "Rater a's and b's labels (None where missing) and the class order, from a two-rater table or two-annotator Annotations."
+    if isinstance(x, pd.Series) or np.ndim(x) == 1:
+        raise ValueError("`b` is missing: give rater b's labels, or pass in `a` a table of both raters (items x 2).")
+    ann = as_annotations(x, raters_in_rows, arg="a")
+    if not ann.has_annotators or ann.n_annotators != 2:
+        raise ValueError(f"`a` without `b` must hold two raters (two columns, or two rows with raters_in_rows=True), got "
+                         f"{ann.n_annotators if ann.has_annotators else 'counts without'} annotators; pass `b` for a second rater.")
+    item, annot, label = ann.codes()
+    L = np.full((ann.n_items, 2), -1, np.int64); L[item, annot] = label
+    cls = np.array(list(ann.classes) + [None], dtype=object)         # code -1 picks the last entry: None, not labelled
+    return cls[L[:, 0]], cls[L[:, 1]], list(ann.classes) if labels is None else labels
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #a91dc695
 def _confusion(ca, cb, C, w=None):
@@ -384,16 +512,19 @@ def _cohen_variance(p, ra, rb, W, kappa, pe, n):
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #61e6fb17
 def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
-                b, # rater b's labels on the same items
+                b=None, # rater b's labels on the same items (two Series: paired by index); None: `a` is a table of both raters
                 weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
                 labels=None, # the classes in order (default the sorted labels of a and b); sets the positions the weights use
-                ci_method:str|None=None, # None, "analytic" (Fleiss-Cohen-Everitt ASE) or "bootstrap"
+                ci_method:str|None=None, # None, "analytic" (Fleiss-Cohen-Everitt ASE), "bootstrap", "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
+                raters_in_rows:bool=False, # with `b` None: True when the table's two rows are the raters
                ) -> Agreement:
     "Cohen's kappa of two raters (Cohen 1968), weighted if asked, on the items both labelled, with an optional interval."
     _check_ci(ci_method, confidence, n_bootstrap, seed, None)
+    if b is None: a, b, labels = _two_from_table(a, raters_in_rows, labels)
+    else: _check_no_orientation(raters_in_rows)
     ca, cb, classes = _two_raters(a, b, labels)
     C = len(classes)
     measure = "cohen_kappa" + _weights_name(weights)
@@ -402,29 +533,39 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
     if pe >= 1 - 1e-15: raise _undefined(measure, f"both raters gave {classes[int(ca[0])]!r} only")
     value = (po - pe) / (1 - pe)
     se = ci = None
-    if ci_method == "analytic":
+    if ci_method in ("analytic", "bootstrap_t"):
         se = np.sqrt(_cohen_variance(p, ra, rb, W, value, pe, len(ca)))
         ci = _z_interval(value, se, confidence)
-    elif ci_method == "bootstrap":
+        if ci_method == "bootstrap_t":
+            def value_se(idx):
+                o, e, pb, ra_, rb_ = _cohen_from(_confusion(ca[idx], cb[idx], C), W)
+                if e >= 1 - 1e-15: return np.nan, np.nan
+                v = (o - e) / (1 - e)
+                return v, np.sqrt(max(_cohen_variance(pb, ra_, rb_, W, v, e, len(idx)), 0.0))
+            se, ci = _bootstrap_t(value_se, len(ca), n_bootstrap, seed, confidence, value, se)
+    elif ci_method in ("bootstrap", "bca"):
         def stat(w):
             o, e, *_ = _cohen_from(_confusion(ca, cb, C, w), W)
             return (o - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(ca), n_bootstrap, seed, confidence)
+        se, ci = _bootstrap(stat, len(ca), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure, value, po, pe, len(ca), 2 * len(ca), se, ci, ci_method, None if ci_method is None else confidence)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f3cbf53a
 def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
-             b, # rater b's labels on the same items
+             b=None, # rater b's labels on the same items (two Series: paired by index); None: `a` is a table of both raters
              weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
              labels=None, # the classes in order (default the sorted labels of a and b)
-             ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+             ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # with `b` None: True when the table's two rows are the raters
             ) -> Agreement:
     "Scott's pi of two raters (Gwet 2014 ch. 2-3), weighted if asked, on the items both labelled."
     _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    if b is None: a, b, labels = _two_from_table(a, raters_in_rows, labels)
+    else: _check_no_orientation(raters_in_rows)
     ca, cb, classes = _two_raters(a, b, labels)
     counts = np.zeros((len(ca), len(classes)), np.int64)
     np.add.at(counts, (np.arange(len(ca)), ca), 1); np.add.at(counts, (np.arange(len(ca)), cb), 1)
@@ -468,16 +609,17 @@ def _conger_variance(L, M, C, W, value, pe, pa_i, two, population):
     return (1 - f) / (n * (n - 1)) * float(((k_star - value) ** 2).sum())
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #455cbe40
-def conger_kappa(ann:Annotations, # annotations with annotator ids
+def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                  weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                 ci_method:str|None=None, # None (no interval), "analytic" (the published variance) or "bootstrap" (items resampled)
+                 ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int=0, # seed of the bootstrap
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
+                raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                 ) -> Agreement:
     "Conger's kappa (Gwet 2014 ch. 2-3): Fleiss' observed agreement, chance from each rater's own class shares, with an optional interval."
-    check_annotations(ann, "conger_kappa")
+    ann = check_annotations(as_annotations(ann, raters_in_rows), "conger_kappa")
     _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     C = ann.n_classes
     W = agreement_weights(C, weights)
@@ -486,6 +628,7 @@ def conger_kappa(ann:Annotations, # annotations with annotator ids
     L = L[rated]
     M = L >= 0
     c, n, two, pa_i = _family_parts(np.asarray(ann.counts)[rated], W)
+    _check_interval_items(ci_method, int(two.sum()))
     measure = "conger_kappa" + _weights_name(weights)
     def value_of(w=None):
         ww = np.ones(len(n)) if w is None else w
@@ -494,14 +637,23 @@ def conger_kappa(ann:Annotations, # annotations with annotator ids
     if pe >= 1 - 1e-15: raise _undefined(measure, "every label is the same class")
     value = (pa - pe) / (1 - pe)
     se = ci = None
-    if ci_method == "analytic":
+    if ci_method in ("analytic", "bootstrap_t"):
         se = np.sqrt(_conger_variance(L, M, C, W, value, pe, pa_i, two, population))
         ci = _t_interval(value, se, len(n), confidence)
-    elif ci_method == "bootstrap":
+        if ci_method == "bootstrap_t":
+            def value_se(idx):
+                Lb, Mb, tb, pb = L[idx], M[idx], two[idx], pa_i[idx]
+                if tb.sum() < 2 or not Mb.any(0).all(): return np.nan, np.nan
+                a, e = float(pb[tb].mean()), _conger_from(Lb, Mb, C, W)
+                if e >= 1 - 1e-15: return np.nan, np.nan
+                v = (a - e) / (1 - e)
+                return v, np.sqrt(_conger_variance(Lb, Mb, C, W, v, e, pb, tb, population))
+            se, ci = _bootstrap_t(value_se, len(n), n_bootstrap, seed, confidence, value, se)
+    elif ci_method in ("bootstrap", "bca"):
         def stat(w):
             a, e = value_of(w)
             return (a - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence)
+        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure, value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method, None if ci_method is None else confidence)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #b7c2e1a4
@@ -541,18 +693,20 @@ def _cells_matrix(cells, n, C):
                               np.concatenate([p * C * C + cl for p, (_, cl) in enumerate(cells)]))), shape=(n, P * C * C))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #40d5cb7c
-def cohen_kappa_mean(ann:Annotations, # annotations with annotator ids (at most 200 annotators)
+def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotators): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                      weights=None, # None, "linear", "quadratic" or a C x C matrix of agreement weights
-                     ci_method:str|None=None, # None or "bootstrap" (items resampled); no analytic variance is published
+                     ci_method:str|None=None, # None, "bootstrap" (items resampled) or "bca"; no analytic variance is published
                      confidence:float=0.95, # the interval's confidence level
                      n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                      seed:int=0, # seed of the bootstrap
+                     raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                     ) -> Agreement:
     "The mean of (weighted) Cohen's kappa over annotator pairs sharing two or more items, each pair on its common items."
-    check_annotations(ann, "cohen_kappa_mean")
+    ann = check_annotations(as_annotations(ann, raters_in_rows), "cohen_kappa_mean")
     _check_ci(ci_method, confidence, n_bootstrap, seed, None)
-    if ci_method == "analytic":
-        raise ValueError("`ci_method`='analytic': the mean over annotator pairs has no published variance; use ci_method='bootstrap'.")
+    if ci_method in ("analytic", "bootstrap_t"):
+        raise ValueError(f"`ci_method`={ci_method!r}: the mean over annotator pairs has no published variance; use ci_method='bootstrap' or 'bca'.")
+    _check_interval_items(ci_method, int((ann.n_labels >= 2).sum()))
     K, C = ann.n_annotators, ann.n_classes
     if K > 200:
         raise ValueError(f"`ann` has {K} annotators; the weighted mean over pairs is built for up to 200 (cohen_kappa_pairwise "
@@ -566,11 +720,76 @@ def cohen_kappa_mean(ann:Annotations, # annotations with annotator ids (at most 
     if not np.isfinite(kappa).any(): raise _undefined(measure, "every pair of annotators that shares items used one class only")
     value, po, pe = float(np.nanmean(kappa)), float(np.nanmean(po_p)), float(np.nanmean(pe_p))
     se = ci = None
-    if ci_method == "bootstrap":                                  # the same statistic on each resample, blocks of resamples at once
+    if ci_method in ("bootstrap", "bca"):                                  # the same statistic on each resample, blocks of resamples at once
         P = len(cells)
         A = _cells_matrix(cells, n, C)
         def stat(w): return _nanmean_rows(_kappas_from_tables(np.asarray((A.T @ w.T).T).reshape(len(w), P, C, C), W)[0])
-        se, ci = _bootstrap(stat, n, n_bootstrap, seed, confidence, batch=max(1, int(4e6 // (P * C * C))))
+        se, ci = _bootstrap(stat, n, n_bootstrap, seed, confidence, batch=max(1, int(4e6 // (P * C * C))),
+                            estimate=value if ci_method == "bca" else None)
     has = ann.n_labels >= 2
     return _result(measure, value, po, pe, int(has.sum()), int(ann.n_labels[has].sum()), se, ci, ci_method,
                    None if ci_method is None else confidence)
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #c7764c07
+def _coverage_population(C:int=5, acc:float=0.6, pi=(0.1, 0.2, 0.4, 0.2, 0.1)):
+    "The coverage study's model: class shares pi, a rater says the class with probability acc, else a uniform class; J and p_z."
+    pz = acc * np.eye(C) + (1 - acc) / C                              # p_z(c): row z
+    return (pz.T * np.asarray(pi)) @ pz, pz                           # J = sum_z pi_z p_z p_z^T
+
+def _population_value(J, kind, weights):
+    "A coefficient's population value from two raters' joint shares J (raters sharing one margin)."
+    W = agreement_weights(len(J), weights)
+    pe = _chance(kind, J.sum(0), W)
+    return (float((W * J).sum()) - pe) / (1 - pe)
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #71ce0c0c
+def _coverage_sample(n:int, rng, sparse:bool, acc:float=0.6, pi=(0.1, 0.2, 0.4, 0.2, 0.1)) -> np.ndarray:
+    "n items x 4 raters of 1-5 ratings from the study's model; sparse: one rater per item, drawn at random, gives no label."
+    z = rng.choice(5, n, p=pi)
+    x = np.where(rng.random((n, 4)) < acc, z[:, None], rng.integers(0, 5, (n, 4))) + 1.0
+    if sparse: x[np.arange(n), rng.integers(0, 4, n)] = np.nan
+    return x
+
+_LABELS = [1.0, 2.0, 3.0, 4.0, 5.0]
+_COVERAGE_COEFFICIENTS = {              # name: (the coefficient on (Annotations, wide array), chance kind, weights)
+    "fleiss_kappa": (lambda a, x, **k: fleiss_kappa_at(a, **k), "fleiss", None),
+    "fleiss_kappa_quadratic": (lambda a, x, **k: fleiss_kappa_at(a, weights="quadratic", **k), "fleiss", "quadratic"),
+    "gwet_ac1": (lambda a, x, **k: gwet_ac(a, **k), "gwet", None),
+    "gwet_ac2_quadratic": (lambda a, x, **k: gwet_ac(a, "quadratic", **k), "gwet", "quadratic"),
+    "brennan_prediger_quadratic": (lambda a, x, **k: brennan_prediger(a, "quadratic", **k), "bp", "quadratic"),
+    "conger_kappa": (lambda a, x, **k: conger_kappa(a, **k), "fleiss", None),
+    "krippendorff_alpha_nominal": (lambda a, x, **k: krippendorff_alpha_at(a, "nominal", **k), "fleiss", None),
+    "krippendorff_alpha_interval": (lambda a, x, **k: krippendorff_alpha_at(a, "interval", **k), "fleiss", "quadratic"),
+    "cohen_kappa_quadratic": (lambda a, x, **k: cohen_kappa(x[:, 0], x[:, 1], "quadratic", labels=_LABELS, **k), "fleiss", "quadratic"),
+    "scott_pi_quadratic": (lambda a, x, **k: scott_pi(x[:, 0], x[:, 1], "quadratic", labels=_LABELS, **k), "fleiss", "quadratic")}
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #4f2c99ca
+def _coverage_study(reps:int=300, # data sets per design
+                    n_bootstrap:int=400, # resamples of each bootstrap interval
+                    sizes=(30, 100), # items per data set
+                    methods=("analytic", "bootstrap_t"), # the intervals measured
+                    coefficients=None, # names in _COVERAGE_COEFFICIENTS (default all)
+                    seed:int=0,
+                   ) -> pd.DataFrame:
+    "Coverage and mean width of each coefficient's 95 % intervals over `reps` data sets per design (complete, sparse) and size."
+    J, _ = _coverage_population()
+    truth = {k: _population_value(J, kind, w) for k, (_, kind, w) in _COVERAGE_COEFFICIENTS.items()}
+    rows = []
+    for n in sizes:
+        for sparse in (False, True):
+            rng = np.random.default_rng([seed, n, sparse])
+            for r in range(reps):
+                x = _coverage_sample(n, rng, sparse)
+                ann = Annotations.from_wide(x, labels=_LABELS)
+                for name in coefficients or _COVERAGE_COEFFICIENTS:
+                    fn = _COVERAGE_COEFFICIENTS[name][0]
+                    for m in methods:
+                        try: ci = fn(ann, x, ci_method=m, n_bootstrap=n_bootstrap, seed=r).ci
+                        except ValueError: ci = (np.nan, np.nan)               # refused (e.g. undefined on too many resamples): counted
+                        hit = np.nan if np.isnan(ci[0]) else float(ci[0] <= truth[name] <= ci[1])
+                        rows.append((n, "sparse" if sparse else "complete", name, m, hit, ci[1] - ci[0]))
+    df = pd.DataFrame(rows, columns=["items", "design", "coefficient", "ci_method", "covered", "width"])
+    out = df.groupby(["items", "design", "coefficient", "ci_method"], sort=False).agg(coverage=("covered", "mean"), width=("width", "mean"), data_sets=("covered", "count"), refused=("covered", lambda s: int(s.isna().sum()))).reset_index()
+    out["se"] = np.sqrt(out["coverage"] * (1 - out["coverage"]) / out["data_sets"])
+    out["population"] = out["coefficient"].map(truth)
+    return out
