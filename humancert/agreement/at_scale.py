@@ -10,12 +10,12 @@ __all__ = ['annotator_table', 'annotator_agreement_from_table', 'table_summary',
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #a8c0de04
 from types import SimpleNamespace
 
-import narwhals.stable.v2 as nw
 import numpy as np
 import pandas as pd
 
 from ..data.annotations import tidy_label
 from ..data.tables import open_table, table_counts, check_table_args, checked_histogram, check_model_labels
+import narwhals.stable.v2 as nw   # after data.tables, whose import names the `tables` extra when it is missing
 from .measures import AnnotatorAgreement, AgreementSummary, agreement_summary, check_top, _pairwise_measures
 
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #329d8f81
