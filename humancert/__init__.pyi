@@ -165,6 +165,8 @@ from .certification.planner import (
     plan_study as plan_study,
     GoldPlan as GoldPlan,
     plan_gold_study as plan_gold_study,
+    plan_gold_procedures as plan_gold_procedures,
+    GoldProcedurePlan as GoldProcedurePlan,
 )
 from .survey.abc_theory import (
     posterior_predictive as posterior_predictive,
@@ -185,6 +187,24 @@ from .report.reporting import (
     bounds_by_annotators as bounds_by_annotators,
     dataset_case as dataset_case,
     report_from_table as report_from_table,
+)
+from .certification.gold_power import (
+    GOLD_TESTS as GOLD_TESTS,
+    GoldTest as GoldTest,
+    gold_test as gold_test,
+)
+from .certification.gold_sequence import (
+    GoldSequence as GoldSequence,
+    SequentialCertificate as SequentialCertificate,
+)
+from .certification.active_gold import (
+    next_gold_items as next_gold_items,
+    certify_active as certify_active,
+    ActiveCertificate as ActiveCertificate,
+)
+from .data.panel import (
+    Panel as Panel,
+    read_panel as read_panel,
 )
 from .judges.alt_test import (
     AltTest as AltTest,
@@ -342,4 +362,16 @@ __all__ = [
     'plan_gold_study',
     'agreement_summary_from_table',
     'report_from_table',
+    'plan_gold_procedures',
+    'GoldProcedurePlan',
+    'GOLD_TESTS',
+    'GoldTest',
+    'gold_test',
+    'GoldSequence',
+    'SequentialCertificate',
+    'next_gold_items',
+    'certify_active',
+    'ActiveCertificate',
+    'Panel',
+    'read_panel',
 ]

@@ -18,6 +18,7 @@ from scipy import optimize, stats
 
 from .tails import LOWER_TAILS, _bernstein_delta, _check_tail
 from .certify import _split
+from ..data.annotations import seed_used
 
 # %% ../../nbs/certification/17_study_planner.ipynb #99c7d8d5
 def _smallest_n(prob, # n -> probability of certifying with n items, non-decreasing in n
@@ -311,6 +312,7 @@ def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy mi
     "Gold items for S >= target with the given power: fixed-size (Bernstein plan), sequential and active (simulated stopping times)."
     fixed = plan_gold_study(lead, sd, target, power)                # checks lead, sd, target and power
     _check_procedures(lead, sd, active_sd, active_lo, reps)
+    seed = seed_used(seed)
     top = int(min(4 * fixed.n_gold + 100, 200000))
     rows = {"fixed-size (Bernstein plan)": {"for power": float(fixed.n_gold), "median": np.nan, "mean": np.nan, "90th percentile": np.nan},
             "sequential": _stopping_row(_two_point_stopping(lead, sd, -1.0, reps, top, target, seed), power)}
