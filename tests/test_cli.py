@@ -7,11 +7,14 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from browser import chromium_or_skip, dump_dom
 from humancert.agreement.measures import agreement_summary
 from humancert.report.cli import main
+from humancert.judges.alt_test import alt_test
+from humancert.data.annotations import Annotations
 from humancert.certification.certify import certify
 from humancert.data.datasets import DATASETS, load
 from humancert.report.reporting import dataset_case
@@ -581,3 +584,27 @@ def test_label_studio_duplicate_in_cli_terms(tmp_path):
     res = humancert("report", str(tmp_path / "ls.json"), "--format", "label-studio")
     assert res.returncode == 2 and res.stderr.startswith("humancert: error: INPUT has 1 (item, annotator) pair(s)"), res.stderr
     assert "--duplicates first" in res.stderr and "np.int64" not in res.stderr and "`df`" not in res.stderr
+
+
+def test_rater_kind_long_table_equals_wide(tmp_path):
+    "--rater-kind: one long table of humans and judges (MLflow's source_type shape, as JSONL) gives the verdict the wide file with --model gives."
+    tw = load("tweeteval")
+    wide = tw.annotations.to_wide().assign(llm=tw.predictions["llm"], author=tw.extra["gold"]).iloc[:400]
+    wide.to_csv(tmp_path / "wide.csv", index_label="item")
+    long = wide.rename_axis("item").reset_index().melt("item", var_name="source", value_name="value").dropna()
+    long["source_type"] = np.where(long["source"].isin(["llm", "author"]), "LLM_JUDGE", "HUMAN")
+    long.to_json(tmp_path / "panel.jsonl", orient="records", lines=True)
+    args = ("--alt-test", "0.2", "--n-bootstrap", "0")
+    ref = humancert("report", str(tmp_path / "wide.csv"), "--model", "llm,author", *args)
+    res = humancert("report", str(tmp_path / "panel.jsonl"), "--format", "long", "--annotator", "source", "--label", "value",
+                    "--rater-kind", "source_type", "--judge-kinds", "llm_judge", *args)
+    assert ref.returncode == 0 and res.returncode == 0, (ref.stderr, res.stderr)
+    head = "Judges (ranked by advantage probability"
+    block = lambda out: out.split(head)[1].split("\n\n")[0]
+    assert block(res.stdout) == block(ref.stdout)
+    direct = alt_test(tw.annotations.to_wide().iloc[:400].pipe(Annotations.from_wide), wide["llm"], epsilon=0.2)
+    assert f"{direct.advantage_probability:.3f}" in [l for l in block(res.stdout).splitlines() if l.strip().startswith("llm")][0]
+    bad = humancert("report", str(tmp_path / "panel.jsonl"), "--format", "long", "--annotator", "source", "--label", "value",
+                    "--rater-kind", "source_type", "--judge-kinds", "gpt")
+    assert bad.returncode == 2 and "--judge-kinds" in bad.stderr.splitlines()[0] and "`" not in bad.stderr.splitlines()[0], bad.stderr
+    assert humancert("report", str(tmp_path / "wide.csv"), "--judge-kinds", "llm").returncode == 2

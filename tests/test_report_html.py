@@ -140,7 +140,7 @@ def test_json_and_csvs_carry_every_judge(panel_report):
         direct = alt_test(ann, judges[name], epsilon=0.1)
         assert d[name]["advantage probability"] == pytest.approx(direct.advantage_probability, abs=1e-12)
         assert csv.loc[name, "advantage probability"] == pytest.approx(direct.advantage_probability, abs=1e-12)
-        mine = per[per["judge"] == name].set_index("annotator")["p_value"]
+        mine = per[per["judge"] == name].set_index("annotator")["p-value"]
         assert np.allclose(mine.loc[direct.table.index].to_numpy(), direct.table["p_value"].to_numpy(), rtol=1e-12, atol=0)
         hand = pd.crosstab(majority.dropna(), judges[name][majority.notna()])
         conf = pd.DataFrame(d[name]["confusion_majority"]).T                     # JSON: reference -> judge -> count

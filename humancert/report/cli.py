@@ -647,7 +647,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            combiner:str=None, # survey equivalence combiner: plurality, majority, frequency or abc; for a predicted rating mean or median (default: abc, plurality, mean)
            gold:str=None, # oracle labels of a uniformly random subset of the items, for the gold certificate: a column of INPUT (empty where there is none; wide or long format), a file (item id, gold label), or with --dataset the name of its gold labels (e.g. gold); needs --model
            alt_test:float=None, # the alternative annotator test at this EPSILON in [0, 1): can each judge (--model) replace one of the annotators? Adds a judges section
-           score:str=None, # --alt-test's score: accuracy (default), neg_rmse or neg_mae (numeric labels)
+           score:str=None, # --alt-test's score: accuracy, neg_rmse or neg_mae (default: neg_mae for numeric ratings, else accuracy)
            min_items:int=None, # --alt-test: test an annotator who labelled at least this many items (default 30); lower it for a small study
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
@@ -667,7 +667,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     if out_of_core:
         rep = report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels),
                                 *common, memory_limit=memory_limit or "2GB")
-    else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score or "accuracy",
+    else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
     return _finish(rep, out, force, quiet)
