@@ -59,6 +59,15 @@ def main():
     buf = io.StringIO()
     pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(18)
     top = "\n".join(l for l in buf.getvalue().splitlines() if l.strip())[:6000]
+    st = pstats.Stats(prof).stats                                         # (file, line, name) -> (cc, nc, tt, ct, callers)
+    total = max(v[3] for v in st.values())
+    seq = next((v for k, v in st.items() if k[2] == "survey_equivalence" and k[0].endswith("survey_equivalence.py")), None)
+    why = ("" if seq is None else
+           f"Of the six-judge run's {total:.1f} s under cProfile, {seq[3]:.1f} s ({seq[3] / total:.0%}) are {seq[1]} calls of "
+           "`survey_equivalence` (the report's own and one per judge in `compare_judges`), each with 200 bootstrap resamples that "
+           "recompute the humans' power curve; the curve is the same for every judge on a resample, so sharing it across judges "
+           "(in `compare_judges`/`survey_equivalence`) is where the remaining factor is. The report's own additions (verdict table, "
+           "confusion tables, disagreements, per-annotator tables, tolerance sweep, HTML) are the small rest.")
     md = [f"# The report with six judges against the one-model report",
           "", f"Machine: {platform.machine()}, Python {platform.python_version()}, humancert {__version__}. "
           f"Command: `python benchmarks/bench_report_judges.py --repeats {a.repeats} --items {a.items}`. Data: {a.items:,} items x 5 "
@@ -67,7 +76,7 @@ def main():
           f"| one model: `make_report(ann, model)` | {', '.join(f'{t:.2f}' for t in t1)} | {m1:.2f} |",
           f"| six judges: `make_report(ann, model, judges=six, alt_test=0.1)` | {', '.join(f'{t:.2f}' for t in t6)} | {m6:.2f} |",
           "", f"Ratio (six judges / one model): **{m6 / m1:.2f}** (goal: at most 3).",
-          "", "cProfile of one six-judge run (cumulative):", "", "```", top, "```", ""]
+          "", why, "", "cProfile of one six-judge run (cumulative):", "", "```", top, "```", ""]
     out = Path(__file__).with_name("report_judges.md")
     out.write_text("\n".join(md))
     print("\n".join(md[:12]))

@@ -182,3 +182,15 @@ def test_repr_html_is_a_table():
     rep = make_report(ann, judges=judges, alt_test=0.1, n_bootstrap=0)
     h = rep._repr_html_()
     assert h.count("<table>") >= 5 and all(n in _tables(h)[0][i + 1][0] for i, n in enumerate(rep.judges.table.index))
+
+
+def test_several_judges_without_gold_say_what_to_run(panel_report):
+    "Several judges and no gold labels: the certificate section says why agreement alone rarely certifies and names the planner's study; with gold it does not."
+    ann, judges, gold, rep, out, _ = panel_report
+    no_gold = make_report(ann, judges.iloc[:, 0], judges=judges, alt_test=0.1, n_bootstrap=0)
+    text = no_gold.to_text()
+    cert = text.split("\nCertificate (delta = 0.05; judge 'judge_92'")[1].split("\n\n")[0]
+    assert "Agreement alone rarely certifies a judge" in cert and "random gold items" in cert and "plan_gold_study" in cert
+    assert "Agreement alone rarely certifies" not in rep.to_text()                 # gold given: the gold certificate answers
+    for head in [l for l in text.splitlines() if l.startswith(("Certificate", "Survey equivalence", "Annotators"))]:
+        assert "judge 'judge_92'" in head                                          # never silently the first judge's

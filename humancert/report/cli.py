@@ -609,6 +609,32 @@ def _read_case(input, dataset, format, item, annotator, label, missing, labels, 
         case.ann, case.hard, case.soft, case.notes, case.judges = lf.annotations, lf.model, lf.soft_model, list(lf.notes), lf.judges
     return case
 
+# %% ../../nbs/report/90_cli.ipynb #68cd22b0
+def _panel_case(input, # INPUT: a long table of humans and judges
+                format:str, # --format (must be long)
+                item:str|None, # --item
+                annotator:str, # --annotator: the column of rater ids, humans and judges alike
+                label:str, # --label
+                labels:str|None, # --labels
+                rater_kind:str, # --rater-kind: the column of each rater's kind
+                judge_kinds:str|None, # --judge-kinds, comma-separated (default read_panel's: llm, model, judge, llm_judge, code)
+                model:str|None, # --model (refused: the judges are the rows of judge kinds)
+                out_of_core:bool, # --out-of-core (refused)
+               ):
+    "The case of one long table of humans and judges (MLflow, Phoenix, inspect): the humans' annotations and one column per judge, by `read_panel`."
+    from humancert.data.panel import read_panel, JUDGE_KINDS
+    if format != "long": raise ValueError(f"--rater-kind reads a long table (one row per label): pass --format long, got --format {format}.")
+    if model is not None: raise ValueError("--model: with --rater-kind the judges are the raters of --judge-kinds in INPUT; drop --model.")
+    if out_of_core: raise ValueError("--rater-kind splits the table in memory; drop --out-of-core.")
+    kinds = JUDGE_KINDS if judge_kinds is None else [k.strip() for k in str(judge_kinds).split(",") if k.strip()]
+    p = read_panel(_read_table(input), item=item or "item", rater=annotator, label=label, kind=rater_kind, judge_kinds=kinds,
+                   labels=_classes_option(labels))
+    notes = [f"INPUT: one table of humans and judges split by column {rater_kind!r}: {p.annotations.n_annotators} human rater(s), "
+             f"judge(s) {', '.join(map(str, p.judges.columns))} (kinds {', '.join(kinds)})"]
+    judges = p.judges.set_axis([str(c) for c in p.judges.columns], axis=1)
+    return SimpleNamespace(title=f"file {input}", ann=p.annotations, hard=judges.iloc[:, 0], soft=None, notes=notes, judges=judges,
+                           item=item, annotator=annotator, label=label)
+
 # %% ../../nbs/report/90_cli.ipynb #887d2bc2
 def _finish(rep, out, force, quiet):
     "The report's text, after writing it to --out if asked (the text then says what was written)."
@@ -649,12 +675,17 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            alt_test:float=None, # the alternative annotator test at this EPSILON in [0, 1): can each judge (--model) replace one of the annotators? Adds a judges section
            score:str=None, # --alt-test's score: accuracy, neg_rmse or neg_mae (default: neg_mae for numeric ratings, else accuracy)
            min_items:int=None, # --alt-test: test an annotator who labelled at least this many items (default 30); lower it for a small study
+           rater_kind:str=None, # long format: a column of each rater's kind (e.g. HUMAN / LLM_JUDGE); humans and judges in one table, every judge in the verdict table
+           judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, code; any case)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
     _check_model_spec(model)
-    case = _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-                      out_of_core, memory_limit, quiet)
+    if judge_kinds is not None and rater_kind is None: raise ValueError("--judge-kinds applies to --rater-kind; add --rater-kind COLUMN or drop it.")
+    if rater_kind is not None and dataset is not None: raise ValueError("--rater-kind applies to INPUT; a bundled --dataset has its own judges.")
+    case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core) if rater_kind is not None
+            else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
+                            out_of_core, memory_limit, quiet))
     ann, hard, soft = _with_level(case.ann, level, labels is not None), case.hard, case.soft
     _check_model_options(hard, soft, delta, n_bootstrap, max_k, clip)
     _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
@@ -680,7 +711,7 @@ class _ParseError(Exception): "An argparse error, reported on one line first."
 def _parse_error(msg): raise _ParseError(msg)
 
 _INPUT_NAMES = ("ann", "x", "df", "counts", "source", "src")   # the library's names for what the command reads from INPUT
-_ALIASES = {"min_items_per_annotator": "min_items", "judges": "model"}   # library parameter -> the command's option
+_ALIASES = {"min_items_per_annotator": "min_items", "judges": "model", "kind": "rater_kind", "rater": "annotator"}   # library parameter -> option
 
 def _as_options(msg, params):
     "A library message in the command's words: `soft_model` -> --soft-model, `labels=` -> --labels, `x` or `ann` -> INPUT, np.int64(1) -> 1."

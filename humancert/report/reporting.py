@@ -418,6 +418,14 @@ def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, s
                                details=_judge_details(board, tolerance),
                                notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
 
+# %% ../../nbs/report/80_report.ipynb #1e7f9a1b
+def _judge_scale(ann, judges):
+    "(scorer, combiner) the judges' board uses by default: mean + neg_mae for numeric ratings at a non-nominal level, else (None, None), the report's own defaults."
+    vals = pd.unique(pd.DataFrame(judges).to_numpy(dtype=object).ravel()) if judges is not None else []
+    num = lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    numbers = ann.level != "nominal" and all(num(c) for c in ann.classes) and all(num(v) for v in vals if not pd.isna(v))
+    return ("neg_mae", "mean") if numbers else (None, None)
+
 # %% ../../nbs/report/80_report.ipynb #351d734e
 def make_report(ann:Annotations, # the human labels
                 model=None, # the model's label per item (Series indexed by item, or in item order)
@@ -441,6 +449,8 @@ def make_report(ann:Annotations, # the human labels
                ) -> Report:
     "Agreement, bounds, certificate and survey equivalence of a model against human labels, with the assumptions."
     _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotators)
+    if (judges is not None or alt_test is not None) and scorer is None and combiner is None and soft_model is None:
+        scorer, combiner = _judge_scale(ann, model if judges is None else judges)     # the judges' scale in every section
     rep = _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators,
                   scorer=scorer, combiner=combiner)
     return _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k, scorer, combiner,
