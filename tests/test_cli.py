@@ -534,6 +534,9 @@ def test_jsonl_input_equals_wide(tmp_path):
         assert _line(res.stdout, "S optimal (binomial/betting)") == _line(wide.stdout, "S optimal (binomial/betting)")
         assert f"{certify(a, hard).score:.4f}" in _line(res.stdout, "S optimal (binomial/betting)")
         assert _line(res.stdout, "krippendorff_alpha") == _line(wide.stdout, "krippendorff_alpha")
+    res = humancert("report", str(tmp_path / "long.jsonl"), "--format", "long", "--model", "model", "--n-bootstrap", "0", "--out-of-core")
+    assert res.returncode == 0, res.stderr                                     # reduced where it lives, by DuckDB
+    assert _line(res.stdout, "S optimal (binomial/betting)") == _line(wide.stdout, "S optimal (binomial/betting)")
     (tmp_path / "bad.jsonl").write_text('{"item": 1, "annotator": "a", "label": "x"}\n["not", "an", "object"]\n')
     res = humancert("report", str(tmp_path / "bad.jsonl"), "--format", "long")
     assert res.returncode == 2 and "INPUT: line 2 of" in res.stderr and "not an object" in res.stderr, res.stderr

@@ -505,15 +505,15 @@ def _gold_labels(spec:str, # --gold
 
 # %% ../../nbs/report/90_cli.ipynb #b868e48e
 def _check_table_input(input, format):
-    "Refuse what --out-of-core cannot reduce: a table with one row per item, or INPUT that is not a Parquet or CSV file or glob."
+    "Refuse what --out-of-core cannot reduce: a table with one row per item, or INPUT that is not a Parquet, CSV or JSON lines file, glob or URI."
     if format != "long":
         raise ValueError(f"--out-of-core reduces a table of one row per label (--format long); a {format} table has one row per item "
                          "and is read in memory: drop --out-of-core.")
-    if set("*?[") & set(str(input)) or Path(input).is_file():
-        low = str(input).lower()
-        if not low.endswith((".parquet", ".parq", ".pq", ".csv", ".csv.gz", ".tsv", ".txt")):
-            raise ValueError(f"INPUT: --out-of-core reads Parquet or CSV (a file or a quoted glob ending in .parquet or .csv), got {str(input)!r}.")
-    else: raise ValueError(f"INPUT: no such file {str(input)!r}; give the path of a Parquet or CSV file, or a quoted glob of them.")
+    if set("*?[") & set(str(input)) or _URI.match(str(input)) or Path(input).is_file():     # a URI goes to DuckDB as given
+        if _duckdb_reader(input) is None and not str(input).lower().endswith(".parq"):
+            raise ValueError(f"INPUT: --out-of-core reads Parquet, CSV or JSON lines (a file, a quoted glob or a URI ending in .parquet, "
+                             f".csv or .jsonl), got {str(input)!r}.")
+    else: raise ValueError(f"INPUT: no such file {str(input)!r}; give the path of a Parquet, CSV or JSON lines file, or a quoted glob of them.")
 
 def _table_columns(input, memory_limit, progress):
     "INPUT's column names, from DuckDB's schema (no row is read into Python); a file it cannot read is named."

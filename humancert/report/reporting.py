@@ -1202,10 +1202,11 @@ def _write_report(self, out):
         draw(fig.subplots())
         fig.savefig(out / name, dpi=110)
         images.setdefault(section, []).append((name, caption)); written.append(name)
-    if self.judges is not None:                                        # the leaderboard's figure: one or two panels
+    if self.judges is not None:                                        # the leaderboard's figure: winning rate, advantage, agreement
         b = self.judges
-        fig = Figure(figsize=(9.4 if b.alt is not None else 5.4, 0.5 * len(b.table) + 2.2), layout="constrained")
-        b.plot(fig.subplots(1, 2 if b.alt is not None else 1, sharey=True, squeeze=False))
+        panels = 3 if b.alt is not None else 1
+        fig = Figure(figsize=(3.6 * panels + 1.6, 0.5 * len(b.table) + 2.2), layout="constrained")
+        b.plot(fig.subplots(1, panels, sharey=True, squeeze=False))
         fig.savefig(out / "judges.png", dpi=110)
         images.setdefault("Judges", []).append(("judges.png", "Judges ranked")); written.append("judges.png")
     if self.details is not None: written += _judge_files(self, out)
