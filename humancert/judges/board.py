@@ -6,7 +6,8 @@ Docs: https://humancert.github.io/humancert/judges/judges.html.md"""
 
 # %% auto #0
 __all__ = ['VERDICT_COLUMNS', 'TOLERANCE_GRID', 'TOLERANCE_WARNING', 'item_agreements', 'level_weights', 'weight_rows',
-           'JudgeBoard', 'compare_judges', 'advantage_units', 'clear_majority', 'wilson_interval']
+           'JudgeBoard', 'shared_equivalences', 'compare_judges', 'advantage_units', 'clear_majority',
+           'wilson_interval']
 
 # %% ../../nbs/judges/51_judges.ipynb #19175a27
 import sys
@@ -258,9 +259,9 @@ def _plot_board(self:JudgeBoard, axes=None):
 JudgeBoard.plot = _plot_board
 
 # %% ../../nbs/judges/51_judges.ipynb #5eedd65f
-def _judge_terms(ann, frame, g, sc, W, counts, delta, seed, n_bootstrap, max_k, notes):
-    "Judge g on the items it labelled: the per-item terms of eq. J2, its codes, its certificate, its survey equivalence (at the board's scale), its item counts."
-    has, sub, lab, codes, rows, note = _judge_codes(ann, frame, g, sc, W)
+def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, max_k, notes, seq=None):
+    "Judge g on the items it labelled (`enc`: its `_judge_codes`): the per-item terms of eq. J2, its certificate, its survey equivalence (at the board's scale; `seq` if already computed), its item counts."
+    has, sub, lab, codes, rows, note = enc
     if note: notes.append(note)
     xj, xh, keep = item_agreements(counts, np.where(has, codes, 0), W, rows)
     cert = certify(sub, lab, delta=delta, seed=seed)
@@ -269,8 +270,48 @@ def _judge_terms(ann, frame, g, sc, W, counts, delta, seed, n_bootstrap, max_k, 
         try: pred = pred.astype(np.float64)
         except (TypeError, ValueError): raise TypeError(f"`scorer`={sc['scorer']!r} / `combiner`={sc['combiner']!r} score numbers, but judge {g!r} has text labels; use scorer='agreement' with combiner='plurality'.") from None
     else: pred = lab
-    seq = survey_equivalence(pred, sub, sc["combiner"], sc["scorer"], n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
-    return (xj, xh, keep & has), codes, cert, seq, {"items": int(has.sum()), "outside": int((codes[has] >= ann.n_classes).sum())}
+    if seq is None: seq = survey_equivalence(pred, sub, sc["combiner"], sc["scorer"], n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
+    return (xj, xh, keep & has), cert, seq, {"items": int(has.sum()), "outside": int((codes[has] >= ann.n_classes).sum())}
+
+# %% ../../nbs/judges/51_judges.ipynb #c217f338
+def shared_equivalences(ann:Annotations, # the human labels
+                        preds:dict, # judge name -> one label per item (no missing label)
+                        combiner, # the survey equivalence's combiner (not a rating combiner)
+                        scorer:str, # its scorer
+                        n_bootstrap:int, # item resamples
+                        seed:int, # the seed survey_equivalence gets
+                        max_k:int|None, # largest k on the curve
+                       ) -> dict|None:
+    "Survey equivalence of several judges on the same items: one human curve per resample, read by every judge; exactly survey_equivalence's result for each. None when the curve is sampled."
+    from humancert.survey import survey_equivalence as S
+    K, how = S._check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", 200, 1)
+    if how != "exact": return None                                   # a sampled curve draws from the seed's stream: not shareable
+    comb = S.make_combiner(combiner, ann, None)
+    S._soft_check(comb, scorer)
+    prof, inv = S._curve_data(ann)
+    exact = S._curve_fn(comb, prof, K, scorer, 1)
+    per = {}
+    for g, pred in preds.items():
+        p, counts, n_out = S._classifier_and_counts(ann, pred, scorer)
+        per[g] = (S.item_scores(p, counts, scorer, 1), S.row_sums(counts), n_out)
+    values = exact(*S._units(inv, np.ones(len(inv)), len(prof)))()
+    rng = np.random.default_rng(check_seed(seed))
+    draws = {g: ([], []) for g in per}
+    for _ in range(n_bootstrap):
+        im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)
+        levels = exact(*S._units(inv, im, len(prof)))                  # the humans' curve on this resample, once for every judge
+        for g, (s, n, _) in per.items():
+            v, b = S._read_equivalence(S._matched(s, n, K, im, 1), levels, K)
+            draws[g][0].append(v); draws[g][1].append(b)
+    n_prior = S._abc_prior_cases(prof, np.bincount(inv, minlength=len(prof)), K, 1) if comb.name == "abc" else 0
+    out = {}
+    for g, (s, n, n_out) in per.items():
+        hk = S._matched(s, n, K, None, 1)
+        value, bound = S.equivalence(hk, values)
+        curve = S.PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
+                             how, np.zeros(K), n_prior, S._max_k_cut(ann, max_k, K, 1))
+        out[g] = S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(draws[g][0]), np.array(draws[g][1], dtype=object), hk, n_out)
+    return out
 
 # %% ../../nbs/judges/51_judges.ipynb #ef086481
 def _board_row(row, terms, boot, a, c, e):
@@ -317,9 +358,13 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     run_alt = epsilon is not None and ann.has_annotators
     if epsilon is not None and not run_alt: notes.append("alternative annotator test not run: it needs annotator ids (these are counts)")
     alt_args = dict(epsilon=epsilon, score=sc["score"], q=q, min_items_per_annotator=min_items_per_annotator, family=family)
+    enc = {g: _judge_codes(ann, frame, g, sc, W) for g in names}     # every judge's labels encoded (and checked) once
     alt = alt_test(ann, frame, **alt_args) if run_alt else None
-    terms, codes, certs, seqs, rows = {}, {}, {}, {}, {}
-    for g in names: terms[g], codes[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, sc, W, counts, delta, seed, n_bootstrap, max_k, notes)
+    full = {g: frame[g].to_numpy() for g in names if enc[g][0].all()}
+    label_seq = not sc["numbers"] and not scale_request(sc["combiner"], sc["scorer"])
+    shared = (shared_equivalences(ann, full, sc["combiner"], sc["scorer"], n_bootstrap, seed, max_k) if label_seq and len(full) > 1 else None) or {}
+    terms, certs, seqs, rows = {}, {}, {}, {}
+    for g in names: terms[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, enc[g], sc, W, counts, delta, seed, n_bootstrap, max_k, notes, shared.get(g))
     boot = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes)
     rows = {g: _board_row(rows[g], terms[g], boot[g], alt[g] if run_alt else None, certs[g], seqs[g]) for g in names}
     by = "advantage probability" if run_alt else "agreement"
@@ -327,7 +372,7 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     params = dict(epsilon=epsilon, score=s if isinstance(s, str) else getattr(s, "__name__", "callable"), score_callable=None if isinstance(s, str) else s,
                   q=q, family=family, min_items_per_annotator=min_items_per_annotator, delta=delta, n_bootstrap=int(n_bootstrap), seed=seed,
                   max_k=max_k, level=sc["level"], scorer=sc["scorer"], combiner=sc["combiner"])
-    return JudgeBoard(_rank_table(rows, by), by, params, alt, certs, seqs, tuple(notes), ann, frame, codes)
+    return JudgeBoard(_rank_table(rows, by), by, params, alt, certs, seqs, tuple(notes), ann, frame, {g: e[3] for g, e in enc.items()})
 
 # %% ../../nbs/judges/51_judges.ipynb #a05b80ce
 def advantage_units(ann:Annotations, # the human labels, with annotator ids
