@@ -386,3 +386,48 @@ def test_figure_draws_the_pass_rule():
     assert vlines(axes[0]) == [0.5] and vlines(axes[1]) == []
     assert "winning rate" in axes[0].get_xlabel() and len(axes[1].containers) == 1       # the advantage intervals
     plt.close(axes[0].figure)
+
+
+def test_figure_on_two_axes_keeps_agreement_apart():
+    "Given two axes (the earlier layout), the advantage probability goes on the first and the agreement on the second, with no pass line."
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rng = np.random.default_rng(6)
+    ann = Annotations.from_wide(_sparse_panel(rng, p_missing=0.0))
+    board = compare_judges(ann, pd.DataFrame({"a": rng.choice(list("abc"), 120)}), n_bootstrap=10)
+    fig, axes = plt.subplots(1, 2, squeeze=False)
+    board.plot(axes)
+    assert axes[0, 0].get_xlabel().startswith("advantage probability") and axes[0, 1].get_xlabel().startswith("agreement")
+    assert not [l for l in axes[0, 0].get_lines() if l.get_linestyle() not in ("None", "")]
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("combiner", ["plurality", "frequency", "abc"])
+def test_board_survey_equivalence_is_survey_equivalence(combiner):
+    """Each judge's survey equivalence on the board (per-profile scores for plurality and frequency, one shared curve per resample
+    for ABC when no label is missing) equals survey_equivalence called directly on the judge's items with the same seed."""
+    rng = np.random.default_rng(12)
+    wide = _sparse_panel(rng, n_items=160, n_annot=5, p_missing=0.2)
+    ann = Annotations.from_wide(wide)
+    J = pd.DataFrame({"full": rng.choice(list("abc"), 160).astype(object), "other": rng.choice(list("abcz"), 160).astype(object),
+                      "gaps": rng.choice(list("abc"), 160).astype(object)})
+    J.loc[rng.random(160) < 0.25, "gaps"] = None
+    board = compare_judges(ann, J, epsilon=None, n_bootstrap=30, seed=5, combiner=combiner)
+    assert board.parameters["combiner"] == combiner
+    for g in J:
+        has = J[g].notna().to_numpy()
+        one = survey_equivalence(J[g].to_numpy()[has], _take(ann, np.flatnonzero(has), ann.items[has]), combiner, "agreement", n_bootstrap=30, seed=5)
+        got = board.equivalences[g]
+        assert (got.value, got.classifier_score) == pytest.approx((one.value, one.classifier_score), abs=1e-12)
+        assert got.sample_bounds.tolist() == one.sample_bounds.tolist() and got.bound == one.bound
+        np.testing.assert_allclose(got.samples, one.samples, atol=1e-9)
+
+
+def test_tweeteval_survey_equivalence_fast_path():
+    "TweetEval (four emoji): the board's survey equivalence of the LLM equals survey_equivalence's, sample by sample."
+    tw = load("tweeteval")
+    board = compare_judges(tw.annotations, pd.DataFrame({"llm": tw.predictions["llm"]}), epsilon=None, n_bootstrap=50, seed=3)
+    one = survey_equivalence(tw.predictions["llm"], tw.annotations, "plurality", "agreement", n_bootstrap=50, seed=3)
+    np.testing.assert_allclose(board.equivalences["llm"].samples, one.samples, atol=1e-9)
+    assert board.equivalences["llm"].interval == pytest.approx(one.interval, abs=1e-9)
