@@ -62,12 +62,13 @@ def main():
     st = pstats.Stats(prof).stats                                         # (file, line, name) -> (cc, nc, tt, ct, callers)
     total = max(v[3] for v in st.values())
     seq = next((v for k, v in st.items() if k[2] == "survey_equivalence" and k[0].endswith("survey_equivalence.py")), None)
-    why = ("" if seq is None else
-           f"Of the six-judge run's {total:.1f} s under cProfile, {seq[3]:.1f} s ({seq[3] / total:.0%}) are {seq[1]} calls of "
-           "`survey_equivalence` (the report's own and one per judge in `compare_judges`), each with 200 bootstrap resamples that "
-           "recompute the humans' power curve; the curve is the same for every judge on a resample, so sharing it across judges "
-           "(in `compare_judges`/`survey_equivalence`) is where the remaining factor is. The report's own additions (verdict table, "
-           "confusion tables, disagreements, per-annotator tables, tolerance sweep, HTML) are the small rest.")
+    cj = next((v for k, v in st.items() if k[2] == "compare_judges"), None)
+    why = ("" if seq is None or cj is None else
+           f"Where the six-judge run's {total:.1f} s under cProfile go: {cj[3]:.1f} s ({cj[3] / total:.0%}) in `compare_judges` (the "
+           "verdict numbers and their bootstrap intervals; the judges' survey equivalences share one human curve per resample), "
+           f"{seq[3]:.1f} s ({seq[3] / total:.0%}) in {seq[1]} call(s) of `survey_equivalence` (the report's own), and the rest in the "
+           "report's agreement, certificate and its judge additions (confusion tables, disagreements, per-annotator tables, "
+           "tolerance sweep, HTML).")
     md = [f"# The report with six judges against the one-model report",
           "", f"Machine: {platform.machine()}, Python {platform.python_version()}, humancert {__version__}. "
           f"Command: `python benchmarks/bench_report_judges.py --repeats {a.repeats} --items {a.items}`. Data: {a.items:,} items x 5 "
