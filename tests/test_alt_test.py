@@ -206,18 +206,23 @@ def test_errors_name_the_argument():
 
 
 def test_outside_labels_agree_with_nobody():
-    "A judge that answers a label no annotator used loses (or ties at zero) every comparison, and the result counts those items."
+    """A judge label no annotator used agrees with nobody: the test equals the one where that label is a declared class that no
+    annotator chose, and the result counts those items. A judge none of whose labels is a class is refused (issue 36, item 4)."""
     wide = pd.DataFrame({"A": list("aabb" * 10), "B": list("abab" * 10), "C": list("aaab" * 10)})
     ann = Annotations.from_wide(wide)
-    judge = pd.Series(["none"] * 40, name="odd")
+    judge = pd.Series(["none"] * 30 + ["a", "b"] * 5, name="odd")
     r = alt_test(ann, judge, 0.1, min_items_per_annotator=10)
-    assert r.n_outside == 40 and r.n_items == 40
-    tab = r.to_frame()
-    assert (tab["rho_h"] == 1).all()              # the human's score is >= 0, the judge's is 0
-    assert not r.passed and r.winning_rate == 0
+    wider = alt_test(Annotations.from_wide(wide, labels=["a", "b", "none"]), judge, 0.1, min_items_per_annotator=10)
+    assert r.n_outside == 30 and r.n_items == 40 and wider.n_outside == 0
+    pd.testing.assert_frame_equal(r.to_frame(), wider.to_frame())
+    on_outside = alt_test(Annotations.from_wide(wide.iloc[:30], labels=["a", "b", "none"]), judge.iloc[:30], 0.1, min_items_per_annotator=10)
+    assert (on_outside.to_frame()["rho_h"] == 1).all() and on_outside.winning_rate == 0   # the human's score is >= 0, the judge's 0
+    for bad in (pd.Series(["none"] * 40, name="odd"), pd.Series(["none"] * 32 + [None] * 8, name="odd")):
+        with pytest.raises(ValueError, match="none of its labels is one"):
+            alt_test(ann, bad, 0.1, min_items_per_annotator=10)
     missing = judge.astype(object).copy(); missing.iloc[:8] = None
     r2 = alt_test(ann, missing, 0.1, min_items_per_annotator=10)
-    assert r2.n_items == 32 and r2.n_outside == 32 and (r2.to_frame()["items"] == 32).all()
+    assert r2.n_items == 32 and r2.n_outside == 22 and (r2.to_frame()["items"] == 32).all()
 
 
 def test_constant_differences():

@@ -136,3 +136,25 @@ def test_a_writer_holding_the_lock_refuses_the_command(tmp_path):
         code, err = p.wait(timeout=120), p.stderr.read()
     assert code == 2 and "--out" in err and "another humancert is writing" in err, err
     assert not out.exists()
+
+
+def test_writer_lock_without_fcntl(tmp_path, monkeypatch):
+    "Where fcntl does not exist (Windows) the lock is msvcrt's: a second writer is refused at once, and the first one's write goes on."
+    import os
+    import types
+    from humancert.report.reporting import _writer_lock
+    held = set()
+
+    def locking(fd, mode, nbytes):                     # msvcrt.locking's contract: OSError when another handle holds the bytes
+        assert mode == 2 and nbytes == 1
+        key = os.fstat(fd).st_ino
+        if key in held: raise OSError(13, "Permission denied")
+        held.add(key)
+
+    monkeypatch.setitem(sys.modules, "fcntl", None)      # `import fcntl` raises ImportError, as on Windows
+    monkeypatch.setitem(sys.modules, "msvcrt", types.SimpleNamespace(LK_NBLCK=2, locking=locking))
+    out = tmp_path / "rep"
+    with _writer_lock(out):
+        with pytest.raises(ValueError, match="another humancert is writing a report"):
+            with _writer_lock(out): pass
+    assert held, "msvcrt.locking was not used"

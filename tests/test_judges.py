@@ -150,3 +150,284 @@ def test_errors_name_the_argument(judges, kw, msg):
     with pytest.raises((TypeError, ValueError)) as e:
         compare_judges(ann, judges, **{"n_bootstrap": 0, **kw})
     assert msg in str(e.value)
+
+
+# ---- one scale, what each judge gets wrong, and the bootstrap on tallies (issue 32; issue 36 items 4 and 5) ----
+from humancert.data.datasets import load, data_path
+from humancert.judges.alt_test import alt_test
+from humancert.judges.board import _take, advantage_units, TOLERANCE_WARNING
+from humancert.survey.survey_equivalence import survey_equivalence
+
+
+def test_all_outside_refused_alike_and_some_outside_alike():
+    "Issue 36 item 4: a judge coded 0/1 for classes neg/pos is refused by alt_test and compare_judges alike; a few outside labels are scored alike."
+    rng = np.random.default_rng(3)
+    wide = pd.DataFrame(rng.choice(["neg", "pos"], (120, 4)), columns=list("ABCD"))
+    ann = Annotations.from_wide(wide)
+    coded = pd.Series(rng.integers(0, 2, 120), name="j")
+    for call in (lambda: alt_test(ann, coded, 0.1), lambda: compare_judges(ann, coded, n_bootstrap=0),
+                 lambda: alt_test(ann, coded.to_frame(), 0.1)):
+        with pytest.raises(ValueError, match="none of its labels is one"):
+            call()
+    some = pd.Series(np.where(rng.random(120) < 0.1, "unsure", wide["A"]), name="j")
+    board, direct = compare_judges(ann, some, n_bootstrap=0), alt_test(ann, some, 0.1)
+    assert board.to_frame().loc["j", "outside"] == direct.n_outside == int((some == "unsure").sum()) > 0
+    assert (board.alt["j"].winning_rate, board.alt["j"].advantage_probability) == (direct.winning_rate, direct.advantage_probability)
+
+
+def test_max_k_zero_refused_as_make_report_does():
+    "Issue 36 item 5: compare_judges(max_k=0) is refused, with the message make_report gives."
+    from humancert.report.reporting import make_report
+    ann = Annotations.from_wide(_sparse_panel(np.random.default_rng(0), p_missing=0))
+    judge = pd.Series(np.random.default_rng(1).choice(list("abc"), 120), name="j")
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match=r"`max_k` must be an integer >= 1 or None"):
+            compare_judges(ann, judge, n_bootstrap=0, max_k=bad)
+    with pytest.raises(ValueError, match=r"`max_k` must be an integer >= 1 or None"):
+        make_report(ann, judge, max_k=0)
+
+
+def _old_bootstrap(ann, frame, seed, n_bootstrap, min_items=30):
+    "The intervals as they were computed before: alt_test re-run on every resample's annotations (one judge at a time), a_J and a_H by loops."
+    rng = np.random.default_rng(seed)
+    I = ann.n_items
+    counts = np.asarray(ann.counts)
+    out = np.full((n_bootstrap, frame.shape[1], 3), np.nan)
+    for b in range(n_bootstrap):
+        idx = rng.integers(0, I, I)
+        sub = _take(ann, idx)
+        for g, name in enumerate(frame):
+            lab = frame[name].to_numpy()[idx]
+            aj, ah = [], []
+            for i in range(I):
+                c = counts[idx[i]]
+                if pd.isna(lab[i]) or c.sum() < 2: continue
+                code = list(ann.classes).index(lab[i]) if lab[i] in list(ann.classes) else None
+                aj.append(0 if code is None else c[code] / c.sum()); ah.append((c * (c - 1)).sum() / (c.sum() * (c.sum() - 1)))
+            out[b, g, :2] = np.mean(aj), np.mean(ah)
+            try: out[b, g, 2] = alt_test(sub, pd.Series(lab, name=name), 0.1, min_items_per_annotator=min_items).advantage_probability
+            except ValueError: pass
+    q = lambda s: tuple(np.quantile(s[np.isfinite(s)], [0.025, 0.975]))
+    return {name: [q(out[:, g, s]) for s in range(3)] for g, name in enumerate(frame)}
+
+
+@pytest.mark.parametrize("n_annot, p_missing", [(5, 0.0), (60, 0.96)])
+def test_bootstrap_on_tallies_equals_rerunning_the_test(n_annot, p_missing):
+    """The intervals from tallies (M Z, dense for a complete design, sparse for 60 annotators labelling 4 % each) equal those of
+    re-running alt_test on each resample with the same seed, and a_J, a_H by loops; a judge with too few items for some
+    resamples leaves out those resamples for itself only."""
+    rng = np.random.default_rng(n_annot)
+    n = 150 if p_missing == 0 else 300
+    wide = _sparse_panel(rng, n_items=n, n_annot=n_annot, p_missing=p_missing)
+    ann = Annotations.from_wide(wide)
+    J = pd.DataFrame({"j1": rng.choice(list("abcz"), n).astype(object), "j2": rng.choice(list("abc"), n).astype(object)})
+    J.loc[rng.random(n) < 0.2, "j1"] = None
+    dense = isinstance(advantage_units(ann, J, "accuracy"), np.ndarray)
+    assert dense == (p_missing == 0)
+    mi = 30 if p_missing == 0 else 5
+    board = compare_judges(ann, J, n_bootstrap=25, seed=4, min_items_per_annotator=mi)
+    want = _old_bootstrap(ann, J, 4, 25, mi)
+    t = board.to_frame()
+    for g in J:
+        for s, col in enumerate(["agreement", "humans", "advantage"]):
+            assert (t.loc[g, f"{col} lo"], t.loc[g, f"{col} hi"]) == pytest.approx(want[g][s], abs=1e-12)
+
+
+def test_bootstrap_left_out_per_judge():
+    "A judge whose items are too few in some resamples: those resamples are left out of its interval only, and the note counts them."
+    rng = np.random.default_rng(8)
+    wide = _sparse_panel(rng, n_items=80, n_annot=3, p_missing=0.0)
+    ann = Annotations.from_wide(wide)
+    J = pd.DataFrame({"full": rng.choice(list("abc"), 80).astype(object), "few": rng.choice(list("abc"), 80).astype(object)})
+    J.loc[31:, "few"] = None                                            # 31 items: a resample often has fewer than 30
+    board = compare_judges(ann, J, n_bootstrap=40, seed=2)
+    want = _old_bootstrap(ann, J, 2, 40)
+    t = board.to_frame()
+    for g in J: assert (t.loc[g, "advantage lo"], t.loc[g, "advantage hi"]) == pytest.approx(want[g][2], abs=1e-12)
+    assert any(n.startswith("advantage probability interval of 'few'") for n in board.notes)
+    assert not any("'full'" in n for n in board.notes)
+
+
+def _ratings(rng, n_items=200, n_annot=4):
+    truth = rng.integers(1, 6, n_items)
+    wide = pd.DataFrame({f"r{k}": np.clip(truth + rng.integers(-1, 2, n_items), 1, 5) for k in range(n_annot)})
+    return truth, wide
+
+
+@pytest.mark.parametrize("level", ["ordinal", "interval"])
+def test_one_scale_for_every_number(level):
+    """Ratings: a_J, a_H with the level's weights by plain loops; the alt-test is alt_test with neg_mae; the survey equivalence is
+    survey_equivalence with mean + neg_mae; every choice is recorded in the parameters and stated in the repr."""
+    rng = np.random.default_rng(21)
+    truth, wide = _ratings(rng)
+    ann = Annotations.from_wide(wide, level=level)
+    J = pd.DataFrame({"close": np.clip(truth + rng.normal(0, 0.6, len(truth)), 1, 5).round(1), "int": np.clip(truth + rng.integers(-1, 2, len(truth)), 1, 5)})
+    board = compare_judges(ann, J, n_bootstrap=0)
+    p = board.parameters
+    assert (p["level"], p["score"], p["combiner"], p["scorer"]) == (level, "neg_mae", "mean", "neg_mae")
+    assert f"level={level}, alt-test neg_mae, SEQ mean + neg_mae" in repr(board).splitlines()[0]
+    assert any("cannot honour the level" in n for n in board.notes)
+    H = wide.to_numpy(float)
+    def w(x, y):                                                        # the level's weight, from its definition
+        if level == "ordinal": x = min(range(1, 6), key=lambda c: abs(c - x))   # a rating between classes: the nearest
+        return max(0.0, 1 - ((x - y) / 4) ** 2)                         # ranks 0..4 and values 1..5 have the same spacing here
+    t = board.to_frame()
+    for g in J:
+        y = J[g].to_numpy(float)
+        aj = np.mean([np.mean([w(y[i], h) for h in H[i]]) for i in range(len(H))])
+        ah = np.mean([np.mean([w(H[i, a], H[i, b]) for a in range(4) for b in range(4) if a != b]) for i in range(len(H))])
+        assert (t.loc[g, "agreement"], t.loc[g, "humans"]) == pytest.approx((aj, ah), abs=1e-12)
+        direct = alt_test(ann, J[g], 0.1, score="neg_mae")
+        assert (t.loc[g, "winning rate"], t.loc[g, "advantage probability"]) == (direct.winning_rate, direct.advantage_probability)
+        assert board.equivalences[g].value == survey_equivalence(J[g].to_numpy(float), ann, "mean", "neg_mae").value
+    nominal = compare_judges(ann, J["int"], n_bootstrap=0, level="nominal")
+    assert nominal.parameters["score"] == "accuracy" and nominal.parameters["combiner"] == "plurality"
+    words = Annotations.from_wide(pd.DataFrame({"a": ["low", "mid", "high"] * 10, "b": ["mid", "mid", "high"] * 10}),
+                                  labels=["low", "mid", "high"], level="ordinal")
+    with pytest.raises(TypeError, match="`scorer`"):                    # an explicit scale scorer on text labels is an error
+        compare_judges(words, pd.Series(["low", "high", "mid"] * 10, name="w"), n_bootstrap=0, epsilon=None, scorer="neg_mae")
+
+
+def test_five_judges_ranked_in_true_order():
+    "Five judges right 50 % to 90 % of the time against six annotators right 70 %: the verdict table ranks them in that order."
+    rng = np.random.default_rng(17)
+    truth = rng.integers(0, 3, 1500)
+    rater = lambda acc: np.where(rng.random(1500) < acc, truth, (truth + rng.integers(1, 3, 1500)) % 3)
+    ann = Annotations.from_wide(pd.DataFrame({f"h{k}": rater(0.7) for k in range(6)}))
+    accs = {"j90": 0.9, "j50": 0.5, "j80": 0.8, "j60": 0.6, "j70": 0.7}
+    J = pd.DataFrame({g: rater(a) for g, a in accs.items()})
+    board = compare_judges(ann, J, n_bootstrap=50, seed=0)
+    v = board.verdicts()
+    assert v.index.tolist() == ["j90", "j80", "j70", "j60", "j50"]
+    assert (np.diff(v["agreement"].to_numpy()) < 0).all()
+    html = board._repr_html_()
+    assert all(f"<th>{g}</th>" in html for g in accs)
+
+
+def test_tweeteval_what_the_llm_gets_wrong():
+    "TweetEval: the LLM's confusion against the author's emoji and the human majority, recall, and its disagreements, from the raw file."
+    from statsmodels.stats.proportion import proportion_confint
+    tw = load("tweeteval")
+    raw = pd.read_csv(data_path("tweeteval_annotated.csv.gz"), dtype=str).set_index("id")
+    raw.index = raw.index.astype(int)
+    board = compare_judges(tw.annotations, pd.DataFrame({"llm": tw.predictions["llm"]}), n_bootstrap=0)
+    gold = tw.extra["gold"]
+    conf = board.confusion("llm", gold)
+    want = pd.crosstab(raw["author"], raw["llm"]).reindex(index=conf.index, columns=conf.columns, fill_value=0)
+    assert conf.to_numpy().tolist() == want.to_numpy().tolist()
+    A = raw[[f"annotator_{k}" for k in range(4)]].to_numpy()
+    top = [(pd.Series(r).value_counts().index[0], pd.Series(r).value_counts().iloc[0]) for r in A]
+    clear = np.array([n >= 3 for _, n in top])
+    maj = np.array([c for c, _ in top])
+    cm = board.confusion("llm")
+    assert cm.attrs["left out, no reference"] == int((~clear).sum())
+    assert cm.to_numpy().sum() == int(clear.sum())
+    cls = board.class_metrics("llm")
+    for c in tw.annotations.classes:
+        k, n = int(((maj == c) & (raw["llm"].to_numpy() == c) & clear).sum()), int(((maj == c) & clear).sum())
+        r = cls[(cls["metric"] == "recall") & (cls["class"] == c)].iloc[0]
+        assert (r["k"], r["n"]) == (k, n)
+        assert (r["lo"], r["hi"]) == pytest.approx(proportion_confint(k, n, 0.05, method="wilson"), abs=1e-12)
+    dis = board.disagreements("llm", n=10_000)
+    wrong = clear & (raw["llm"].to_numpy() != maj)
+    assert len(dis) == int(wrong.sum()) and set(dis["item"]) == set(raw.index[wrong])
+    assert (dis["majority share"].iloc[:int((np.array([n for _, n in top]) == 4)[wrong].sum())] == 1).all()
+
+
+def test_cebab_ratings_board():
+    """CEBaB: a predicted rating (a float) on 1,500 reviews, at the ordinal level: the alt-test with neg_mae equals alt_test called
+    directly, the agreement equals a loop over the raw file with quadratic weights on the nearest rating, and the certificate and the
+    confusion table use the nearest rating, said in the notes."""
+    cb = load("cebab")
+    items = cb.annotations.items[:1500]
+    ann = _take(cb.annotations, np.arange(1500), items)
+    pred = cb.predictions["tfidf_ridge"].loc[items]
+    board = compare_judges(ann, pred.rename("ridge"), n_bootstrap=0, min_items_per_annotator=20)
+    assert board.parameters["level"] == "ordinal" and board.parameters["score"] == "neg_mae"
+    direct = alt_test(ann, pred.rename("ridge"), 0.1, score="neg_mae", min_items_per_annotator=20)
+    t = board.to_frame()
+    assert (t.loc["ridge", "winning rate"], t.loc["ridge", "advantage probability"]) == (direct.winning_rate, direct.advantage_probability)
+    raw = pd.read_csv(data_path("cebab.csv.gz"), dtype={"review": str}).set_index("review").loc[items]
+    near = np.clip(np.rint(pred), 1, 5)
+    aj = raw.groupby(level=0, sort=False)["rating"].apply(list)
+    got = np.mean([np.mean([1 - ((near[i] - r) / 4) ** 2 for r in aj[i]]) for i in items])
+    assert t.loc["ridge", "agreement"] == pytest.approx(got, abs=1e-12)
+    assert any("nearest rating" in n for n in board.notes)
+    assert board.confusion("ridge").to_numpy().sum() + board.confusion("ridge").attrs["left out, no reference"] == 1500
+
+
+def test_dices_confusion_against_majority():
+    "DICES (counts only): the expert's confusion against the clear crowd majority, from the raw counts; no per-annotator table."
+    di = load("dices")
+    rd = pd.read_csv(data_path("dices.csv.gz")).set_index("item")
+    board = compare_judges(di.annotations, pd.DataFrame({"expert": di.predictions["expert"]}), n_bootstrap=0, max_k=3)
+    cnt = rd[["Yes", "No", "Unsure"]].to_numpy()
+    clear = cnt.max(1) * 2 > cnt.sum(1)
+    maj = np.array(["Yes", "No", "Unsure"])[cnt.argmax(1)]
+    want = pd.crosstab(maj[clear], rd["expert"].to_numpy()[clear])
+    conf = board.confusion("expert")
+    for r in want.index:
+        for c in want.columns: assert conf.loc[r, c] == want.loc[r, c]
+    assert conf.to_numpy().sum() == int(clear.sum())
+    with pytest.raises(ValueError, match="pass `epsilon`"):
+        board.per_annotator()
+
+
+def test_figure_draws_the_pass_rule():
+    "The board's figure: the pass line at winning rate 1/2 on the verdict panel, none on the advantage-probability panel, intervals drawn."
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rng = np.random.default_rng(5)
+    ann = Annotations.from_wide(_sparse_panel(rng, p_missing=0.0))
+    board = compare_judges(ann, pd.DataFrame({"a": rng.choice(list("abc"), 120), "b": rng.choice(list("abc"), 120)}), n_bootstrap=20)
+    axes = board.plot()
+    vlines = lambda ax: [l.get_xdata()[0] for l in ax.get_lines() if l.get_linestyle() not in ("None", "") and np.ptp(l.get_xdata()) == 0]
+    assert vlines(axes[0]) == [0.5] and vlines(axes[1]) == []
+    assert "winning rate" in axes[0].get_xlabel() and len(axes[1].containers) == 1       # the advantage intervals
+    plt.close(axes[0].figure)
+
+
+def test_figure_on_two_axes_keeps_agreement_apart():
+    "Given two axes (the earlier layout), the advantage probability goes on the first and the agreement on the second, with no pass line."
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rng = np.random.default_rng(6)
+    ann = Annotations.from_wide(_sparse_panel(rng, p_missing=0.0))
+    board = compare_judges(ann, pd.DataFrame({"a": rng.choice(list("abc"), 120)}), n_bootstrap=10)
+    fig, axes = plt.subplots(1, 2, squeeze=False)
+    board.plot(axes)
+    assert axes[0, 0].get_xlabel().startswith("advantage probability") and axes[0, 1].get_xlabel().startswith("agreement")
+    assert not [l for l in axes[0, 0].get_lines() if l.get_linestyle() not in ("None", "")]
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("combiner", ["plurality", "frequency", "abc"])
+def test_board_survey_equivalence_is_survey_equivalence(combiner):
+    """Each judge's survey equivalence on the board (per-profile scores for plurality and frequency, one shared curve per resample
+    for ABC when no label is missing) equals survey_equivalence called directly on the judge's items with the same seed."""
+    rng = np.random.default_rng(12)
+    wide = _sparse_panel(rng, n_items=160, n_annot=5, p_missing=0.2)
+    ann = Annotations.from_wide(wide)
+    J = pd.DataFrame({"full": rng.choice(list("abc"), 160).astype(object), "other": rng.choice(list("abcz"), 160).astype(object),
+                      "gaps": rng.choice(list("abc"), 160).astype(object)})
+    J.loc[rng.random(160) < 0.25, "gaps"] = None
+    board = compare_judges(ann, J, epsilon=None, n_bootstrap=30, seed=5, combiner=combiner)
+    assert board.parameters["combiner"] == combiner
+    for g in J:
+        has = J[g].notna().to_numpy()
+        one = survey_equivalence(J[g].to_numpy()[has], _take(ann, np.flatnonzero(has), ann.items[has]), combiner, "agreement", n_bootstrap=30, seed=5)
+        got = board.equivalences[g]
+        assert (got.value, got.classifier_score) == pytest.approx((one.value, one.classifier_score), abs=1e-12)
+        assert got.sample_bounds.tolist() == one.sample_bounds.tolist() and got.bound == one.bound
+        np.testing.assert_allclose(got.samples, one.samples, atol=1e-9)
+
+
+def test_tweeteval_survey_equivalence_fast_path():
+    "TweetEval (four emoji): the board's survey equivalence of the LLM equals survey_equivalence's, sample by sample."
+    tw = load("tweeteval")
+    board = compare_judges(tw.annotations, pd.DataFrame({"llm": tw.predictions["llm"]}), epsilon=None, n_bootstrap=50, seed=3)
+    one = survey_equivalence(tw.predictions["llm"], tw.annotations, "plurality", "agreement", n_bootstrap=50, seed=3)
+    np.testing.assert_allclose(board.equivalences["llm"].samples, one.samples, atol=1e-9)
+    assert board.equivalences["llm"].interval == pytest.approx(one.interval, abs=1e-9)

@@ -206,8 +206,11 @@ def callable_differences(ann, jm, score, valid_item):
     starts = np.searchsorted(item[order], np.arange(ann.n_items + 1))
     G = jm.shape[1]
     d = np.zeros((len(item), G), dtype=np.int8)
-    from tqdm import tqdm                                           # imported when used: it costs a command 0.03 s to start
-    for i in tqdm(np.flatnonzero(valid_item), desc="alt_test score", disable=len(item) * G < 200_000, file=None):
+    todo = np.flatnonzero(valid_item)
+    if len(item) * G >= 200_000:                                     # a bar when this takes seconds; tqdm imported only then
+        from tqdm.auto import tqdm
+        todo = tqdm(todo, desc="alt_test score")
+    for i in todo:
         rows = order[starts[i]:starts[i + 1]]
         labs = classes[label[rows]]
         for r, e in enumerate(rows):
@@ -247,8 +250,10 @@ def annotator_pvalues(t:dict, # tally(): K x G counts
     use_w = np.full(p.shape, test == "wilcoxon") | ((test == "auto") & (t["n"] < AUTO_MIN_ITEMS))
     todo = list(zip(*np.nonzero(use_w & (t["n"] >= 2))))
     slow = sum(int(t["n"][k, g]) for k, g in todo) > 3_000_000          # scipy ranks every item: a bar when that takes seconds
-    from tqdm import tqdm
-    for k, g in tqdm(todo, desc="alt_test: Wilcoxon tests", disable=not slow):
+    if slow:
+        from tqdm.auto import tqdm
+        todo = tqdm(todo, desc="alt_test: Wilcoxon tests")
+    for k, g in todo:
         cnt = (t["minus"][k, g], t["n"][k, g] - t["minus"][k, g] - t["plus"][k, g], t["plus"][k, g])
         p[k, g] = wilcoxon_pvalue(cnt, epsilon)
     return p, np.where(use_w, "wilcoxon", "t")
@@ -315,6 +320,22 @@ def __repr__(self:AltTests):
             f"advantage probability {_g(r.advantage_probability)}, n_items={r.n_items}, n_outside={r.n_outside}" for r in self]
     return "\n".join([head] + rows)
 
+# %% ../../nbs/judges/50_alt_test.ipynb #1e7eacae
+def _html(head, frame):
+    "A result as HTML: its one-paragraph summary, then its table."
+    import html
+    return f"<div><p>{html.escape(head)}</p>{frame.to_html(float_format=lambda v: f'{v:.4g}', na_rep='n/a')}</div>"
+
+@patch
+def _repr_html_(self:AltTest):
+    "The summary line and the per-annotator table, for notebooks."
+    return _html(repr(self), self.to_frame())
+
+@patch
+def _repr_html_(self:AltTests):
+    "The parameters and one row per judge, for notebooks."
+    return _html(repr(self).splitlines()[0], self.to_frame())
+
 # %% ../../nbs/judges/50_alt_test.ipynb #72105db9
 def _differences(ann, jm, score, enough, counts, item, label):
     "d = W_h - W_f (labels x judges) under `score`, which items each judge labelled, and which of those labels lie outside the classes."
@@ -332,6 +353,16 @@ def _differences(ann, jm, score, enough, counts, item, label):
         outside = present & ~np.isin(jv, values)
         d = (rmse_differences if score == "neg_rmse" else mae_differences)(counts, item, label, values, np.nan_to_num(jv))
     return d, present, outside
+
+# %% ../../nbs/judges/50_alt_test.ipynb #3d7043f3
+def _refuse_all_outside(ann, names, jm, present, outside):
+    "A ValueError naming the first judge none of whose labels is a class: a wrong column or coding (0/1 for neg/pos), not a judge's answers."
+    for g, name in enumerate(names):
+        if present[:, g].any() and not (present[:, g] & ~outside[:, g]).any():
+            seen = [v for v in pd.unique(jm[present[:, g], g])][:5]
+            raise ValueError(f"`judge` {name!r} has labels {seen!r} that are not classes of the annotations {list(ann.classes)[:6]!r}; none of "
+                             "its labels is one, so it cannot be compared with the humans. Map its labels to the classes' own names "
+                             "(e.g. 0/1 to neg/pos), or check that the right column was passed.")
 
 # %% ../../nbs/judges/50_alt_test.ipynb #be558158
 def _check_tested(t, tested, names, min_labels_per_item, min_items_per_annotator):
@@ -382,6 +413,7 @@ def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or fr
     counts = np.asarray(ann.counts)
     enough = ann.n_labels >= min_labels_per_item
     d, present, outside = _differences(ann, jm, score, enough, counts, item, label)
+    if score == "accuracy": _refuse_all_outside(ann, names, jm, present, outside)
     keep_item = enough[:, None] & present                            # items x judges
     t = tally(annot, d, keep_item, item, ann.n_annotators)
     tested = t["n"] >= min_items_per_annotator

@@ -31,17 +31,33 @@ from ..data.datasets import load
 
 # %% ../../nbs/report/90_cli.ipynb #522afac9
 FORMATS = ("wide", "long", "counts", "label-studio")
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")              # hf://, s3://, https://, gs://, ...
+
+def _duckdb_reader(path):
+    "DuckDB's reader for a path by its ending: read_parquet, read_json (JSON lines) or read_csv; None for an ending none of them reads."
+    low = str(path).lower().split("?")[0]
+    if low.endswith((".parquet", ".pq")): return "read_parquet"
+    if low.endswith((".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")): return "read_json"
+    if low.endswith((".csv", ".csv.gz", ".tsv", ".tsv.gz", ".txt")): return "read_csv"
+    return None
+
+def _duckdb_read(path, flag, what):
+    "One table read by DuckDB from `path` exactly as given (a glob or a URI), with errors that name the option and say what to do."
+    import duckdb
+    fn = _duckdb_reader(path)
+    if fn is None: raise ValueError(f"{flag}: {what} must end in .parquet, .csv or .jsonl (e.g. 'labels/*.parquet'), got {str(path)!r}.")
+    try: return getattr(duckdb, fn)(str(path)).df()
+    except duckdb.Error as e:
+        msg = str(e).splitlines()[0][:200]
+        if "extension" in str(e).lower():
+            raise ValueError(f"{flag}: reading {str(path)!r} needs a DuckDB extension (httpfs for hf://, s3:// and https://) that is "
+                             f"not available here ({msg}); install it where there is network access (python -c \"import duckdb; "
+                             "duckdb.install_extension('httpfs')\"), or download the file and give its local path.") from None
+        raise ValueError(f"{flag}: {what} {str(path)!r} could not be read ({msg}); check it.") from None
 
 def _read_glob(path, flag):
-    "The files matching a glob, read by DuckDB as one table (Parquet or CSV, by the pattern's ending)."
-    import duckdb
-    low = str(path).lower()
-    try:
-        if low.endswith((".parquet", ".pq")): return duckdb.read_parquet(str(path)).df()
-        if low.endswith((".csv", ".csv.gz", ".tsv", ".txt")): return duckdb.read_csv(str(path)).df()
-    except duckdb.Error as e:
-        raise ValueError(f"{flag}: the glob {str(path)!r} could not be read ({str(e).splitlines()[0][:200]}); check the pattern.") from None
-    raise ValueError(f"{flag}: a glob must end in .parquet or .csv (e.g. 'labels/*.parquet'), got {str(path)!r}.")
+    "The files matching a glob, read by DuckDB as one table (Parquet, CSV or JSON lines, by the pattern's ending)."
+    return _duckdb_read(path, flag, "the glob")
 
 # %% ../../nbs/report/90_cli.ipynb #08ef86c8
 def _csv_as_text_labels(p, sep):
@@ -63,16 +79,36 @@ def _check_header(names, p, flag):
         raise ValueError(f"{flag}: the header of {str(p)!r} names {dup[0]!r} more than once; each column needs its own name "
                          f"(read as they are, the repeats would become separate annotators '{dup[0]}' and '{dup[0]}.1').")
 
+# %% ../../nbs/report/90_cli.ipynb #9390b6ba
+def _read_jsonl(p, flag):
+    "A JSON lines file (one object per line, optionally .gz) as a table; a line that is not an object is named by its number."
+    import gzip, json
+    rows = []
+    with (gzip.open if str(p).lower().endswith(".gz") else open)(p, "rt", encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip(): continue
+            try: obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{flag}: line {n} of {str(p)!r} is not JSON ({e.msg}); give one JSON object per line.") from None
+            if not isinstance(obj, dict):
+                raise ValueError(f"{flag}: line {n} of {str(p)!r} is a JSON {type(obj).__name__}, not an object; give one object "
+                                 "per line, e.g. {\"item\": 1, \"annotator\": \"a\", \"label\": \"pos\"}.")
+            rows.append(obj)
+    if not rows: raise ValueError(f"{flag}: {str(p)!r} is empty; it needs one JSON object per item or label.")
+    return pd.DataFrame.from_records(rows)
+
 # %% ../../nbs/report/90_cli.ipynb #bbbe4bb9
 def _read_table(path, flag="INPUT"):
-    "DataFrame from a CSV/TSV (optionally compressed) or Parquet file, or a glob of them, with errors that name the option (`flag`)."
+    "DataFrame from a CSV/TSV, JSON lines (optionally compressed) or Parquet file, a glob of them or a URI (DuckDB), with errors that name the option (`flag`)."
+    if _URI.match(str(path)): return _duckdb_read(str(path), flag, "the address")   # the string as given: Path would make hf:// hf:/
     p = Path(path)
     if set("*?[") & set(str(path)) and not p.is_file(): return _read_glob(path, flag)
-    if not p.is_file(): raise ValueError(f"{flag}: no such file {str(p)!r}; give the path of a CSV or Parquet file.")
+    if not p.is_file(): raise ValueError(f"{flag}: no such file {str(p)!r}; give the path of a CSV, JSON lines or Parquet file.")
     suffixes = [s.lower() for s in p.suffixes[-2:]]
     kind = suffixes[-2] if suffixes and suffixes[-1] in (".gz", ".bz2", ".zip", ".xz") and len(suffixes) == 2 else (suffixes[-1] if suffixes else "")
+    if kind in (".jsonl", ".ndjson"): return _read_jsonl(p, flag)
     if kind not in (".parquet", ".pq", ".csv", ".tsv", ".txt"):
-        raise ValueError(f"{flag}: {str(p)!r} is neither CSV (.csv, .tsv) nor Parquet (.parquet); convert it or rename it.")
+        raise ValueError(f"{flag}: {str(p)!r} is neither CSV (.csv, .tsv), JSON lines (.jsonl) nor Parquet (.parquet); convert it or rename it.")
     sep = "\t" if kind == ".tsv" else ","
     try:
         if kind in (".parquet", ".pq"): return pd.read_parquet(p)
@@ -240,7 +276,7 @@ def _take_predictions(df, format, item, annotator, label, model, soft_model):
             found[flag] = _model_columns(df, cols, flag, spec, format, item, annotator, label)
             df = df.drop(columns=cols)
             notes.append(f"{flag.lstrip('-')}: column(s) {', '.join(map(str, cols))} of INPUT")
-        elif Path(spec).is_file():
+        elif Path(spec).is_file() or _URI.match(str(spec)):     # a file, or one at an address (hf://, s3://, https://)
             found[flag] = _prediction_file(spec, flag, item)
             notes.append(f"{flag.lstrip('-')}: file {spec}")
         else:
@@ -364,15 +400,25 @@ def _with_level(ann, # the annotations read, or None when --out-of-core reduces 
     return ann if level == ann.level else ann.with_level(level, ordered=ordered)     # ordered: --labels gave the order
 
 # %% ../../nbs/report/90_cli.ipynb #01ebbb40
-def _check_judge_options(alt_test, score, no_model, out_of_core):
-    "Refuse --alt-test and --score where they cannot apply, naming the option."
+def _check_judge_options(alt_test, score, no_model, out_of_core, min_items=None):
+    "Refuse --alt-test, --score and --min-items where they cannot apply, naming the option."
     if score is not None and alt_test is None: raise ValueError("--score applies to --alt-test; add --alt-test EPSILON or drop --score.")
+    if min_items is not None and alt_test is None: raise ValueError("--min-items applies to --alt-test; add --alt-test EPSILON or drop --min-items.")
+    if min_items is not None and min_items < 2:
+        raise ValueError(f"--min-items must be an integer >= 2 (items an annotator needs to be tested), got {min_items}.")
     if alt_test is None: return
     if not 0 <= alt_test < 1:
         raise ValueError(f"--alt-test: EPSILON must be in [0, 1) (how far behind an annotator the judge may stay, as a share of "
                          f"items), got {alt_test:g}, e.g. 0.1 or 0.2.")
     if no_model: raise ValueError("--alt-test needs a judge: pass --model (a column of labels, several comma-separated, or a file).")
     if out_of_core: raise ValueError("--alt-test needs the labels in memory (each annotator is scored against the others); drop --out-of-core.")
+
+def _check_model_spec(model):
+    "Refuse a --model list that names one judge twice (--model llm,llm), naming the option."
+    if model is None: return
+    names = [m.strip() for m in str(model).split(",")]
+    dup = next((m for i, m in enumerate(names) if m in names[:i]), None)
+    if dup is not None: raise ValueError(f"--model: {dup!r} is named twice in {model!r}; name each judge once.")
 
 def _join_repeated(args:list, # the command's arguments
                    flag:str, # an option that may be given more than once, e.g. --model
@@ -397,6 +443,21 @@ def _check_survey_options(scorer, # --scorer
     if not given: return
     if no_model: raise ValueError(f"{given[0]} needs a model: the survey equivalence scores one; pass --model or --soft-model, or drop {', '.join(given)}.")
     if out_of_core: raise ValueError(f"{given[0]} applies to labels read in memory; --out-of-core reports the default survey: drop {', '.join(given)} or --out-of-core.")
+
+def _check_scale_options(ann, # the annotations read (None out of core)
+                         scorer, # --scorer
+                         combiner, # --combiner
+                        ):
+    "Refuse --combiner mean/median and --scorer neg_mae/neg_rmse/kendall on labels that are not numbers, naming the option: an explicit option that cannot apply is an error."
+    from humancert.survey.power_curve import scale_request
+    from humancert.survey.scoring import rating_values
+    if ann is None or not scale_request(combiner, scorer): return
+    try: rating_values(ann.classes); return
+    except (TypeError, ValueError): pass
+    flag, v = ("--combiner", combiner) if scale_request(combiner, None) else ("--scorer", scorer)
+    raise ValueError(f"{flag} {v} scores numeric ratings, but the labels are text ({', '.join(map(repr, list(ann.classes)[:4]))}); "
+                     f"for text labels use --combiner plurality, majority, frequency or abc with --scorer agreement (or cross_entropy "
+                     f"with --soft-model), or drop {flag}.")
 
 # %% ../../nbs/report/90_cli.ipynb #4cc0449e
 def _gold_column(spec, input, format, item, ann):
@@ -444,15 +505,15 @@ def _gold_labels(spec:str, # --gold
 
 # %% ../../nbs/report/90_cli.ipynb #b868e48e
 def _check_table_input(input, format):
-    "Refuse what --out-of-core cannot reduce: a table with one row per item, or INPUT that is not a Parquet or CSV file or glob."
+    "Refuse what --out-of-core cannot reduce: a table with one row per item, or INPUT that is not a Parquet, CSV or JSON lines file, glob or URI."
     if format != "long":
         raise ValueError(f"--out-of-core reduces a table of one row per label (--format long); a {format} table has one row per item "
                          "and is read in memory: drop --out-of-core.")
-    if set("*?[") & set(str(input)) or Path(input).is_file():
-        low = str(input).lower()
-        if not low.endswith((".parquet", ".parq", ".pq", ".csv", ".csv.gz", ".tsv", ".txt")):
-            raise ValueError(f"INPUT: --out-of-core reads Parquet or CSV (a file or a quoted glob ending in .parquet or .csv), got {str(input)!r}.")
-    else: raise ValueError(f"INPUT: no such file {str(input)!r}; give the path of a Parquet or CSV file, or a quoted glob of them.")
+    if set("*?[") & set(str(input)) or _URI.match(str(input)) or Path(input).is_file():     # a URI goes to DuckDB as given
+        if _duckdb_reader(input) is None and not str(input).lower().endswith(".parq"):
+            raise ValueError(f"INPUT: --out-of-core reads Parquet, CSV or JSON lines (a file, a quoted glob or a URI ending in .parquet, "
+                             f".csv or .jsonl), got {str(input)!r}.")
+    else: raise ValueError(f"INPUT: no such file {str(input)!r}; give the path of a Parquet, CSV or JSON lines file, or a quoted glob of them.")
 
 def _table_columns(input, memory_limit, progress):
     "INPUT's column names, from DuckDB's schema (no row is read into Python); a file it cannot read is named."
@@ -548,6 +609,32 @@ def _read_case(input, dataset, format, item, annotator, label, missing, labels, 
         case.ann, case.hard, case.soft, case.notes, case.judges = lf.annotations, lf.model, lf.soft_model, list(lf.notes), lf.judges
     return case
 
+# %% ../../nbs/report/90_cli.ipynb #68cd22b0
+def _panel_case(input, # INPUT: a long table of humans and judges
+                format:str, # --format (must be long)
+                item:str|None, # --item
+                annotator:str, # --annotator: the column of rater ids, humans and judges alike
+                label:str, # --label
+                labels:str|None, # --labels
+                rater_kind:str, # --rater-kind: the column of each rater's kind
+                judge_kinds:str|None, # --judge-kinds, comma-separated (default read_panel's: llm, model, judge, llm_judge, code)
+                model:str|None, # --model (refused: the judges are the rows of judge kinds)
+                out_of_core:bool, # --out-of-core (refused)
+               ):
+    "The case of one long table of humans and judges (MLflow, Phoenix, inspect): the humans' annotations and one column per judge, by `read_panel`."
+    from humancert.data.panel import read_panel, JUDGE_KINDS
+    if format != "long": raise ValueError(f"--rater-kind reads a long table (one row per label): pass --format long, got --format {format}.")
+    if model is not None: raise ValueError("--model: with --rater-kind the judges are the raters of --judge-kinds in INPUT; drop --model.")
+    if out_of_core: raise ValueError("--rater-kind splits the table in memory; drop --out-of-core.")
+    kinds = JUDGE_KINDS if judge_kinds is None else [k.strip() for k in str(judge_kinds).split(",") if k.strip()]
+    p = read_panel(_read_table(input), item=item or "item", rater=annotator, label=label, kind=rater_kind, judge_kinds=kinds,
+                   labels=_classes_option(labels))
+    notes = [f"INPUT: one table of humans and judges split by column {rater_kind!r}: {p.annotations.n_annotators} human rater(s), "
+             f"judge(s) {', '.join(map(str, p.judges.columns))} (kinds {', '.join(kinds)})"]
+    judges = p.judges.set_axis([str(c) for c in p.judges.columns], axis=1)
+    return SimpleNamespace(title=f"file {input}", ann=p.annotations, hard=judges.iloc[:, 0], soft=None, notes=notes, judges=judges,
+                           item=item, annotator=annotator, label=label)
+
 # %% ../../nbs/report/90_cli.ipynb #887d2bc2
 def _finish(rep, out, force, quiet):
     "The report's text, after writing it to --out if asked (the text then says what was written)."
@@ -586,16 +673,24 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            combiner:str=None, # survey equivalence combiner: plurality, majority, frequency or abc; for a predicted rating mean or median (default: abc, plurality, mean)
            gold:str=None, # oracle labels of a uniformly random subset of the items, for the gold certificate: a column of INPUT (empty where there is none; wide or long format), a file (item id, gold label), or with --dataset the name of its gold labels (e.g. gold); needs --model
            alt_test:float=None, # the alternative annotator test at this EPSILON in [0, 1): can each judge (--model) replace one of the annotators? Adds a judges section
-           score:str=None, # --alt-test's score: accuracy (default), neg_rmse or neg_mae (numeric labels)
+           score:str=None, # --alt-test's score: accuracy, neg_rmse or neg_mae (default: neg_mae for numeric ratings, else accuracy)
+           min_items:int=None, # --alt-test: test an annotator who labelled at least this many items (default 30); lower it for a small study
+           rater_kind:str=None, # long format: a column of each rater's kind (e.g. HUMAN / LLM_JUDGE); humans and judges in one table, every judge in the verdict table
+           judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, code; any case)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
-    case = _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-                      out_of_core, memory_limit, quiet)
+    _check_model_spec(model)
+    if judge_kinds is not None and rater_kind is None: raise ValueError("--judge-kinds applies to --rater-kind; add --rater-kind COLUMN or drop it.")
+    if rater_kind is not None and dataset is not None: raise ValueError("--rater-kind applies to INPUT; a bundled --dataset has its own judges.")
+    case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core) if rater_kind is not None
+            else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
+                            out_of_core, memory_limit, quiet))
     ann, hard, soft = _with_level(case.ann, level, labels is not None), case.hard, case.soft
     _check_model_options(hard, soft, delta, n_bootstrap, max_k, clip)
     _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
-    _check_judge_options(alt_test, score, hard is None, out_of_core)
+    _check_scale_options(ann, scorer, combiner)
+    _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, 0.05 if delta is None else delta, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
@@ -603,8 +698,8 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     if out_of_core:
         rep = report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels),
                                 *common, memory_limit=memory_limit or "2GB")
-    else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score or "accuracy",
-                            judges=case.judges)
+    else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
+                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
     return _finish(rep, out, force, quiet)
 
@@ -617,11 +712,17 @@ class _ParseError(Exception): "An argparse error, reported on one line first."
 def _parse_error(msg): raise _ParseError(msg)
 
 _INPUT_NAMES = ("ann", "x", "df", "counts", "source", "src")   # the library's names for what the command reads from INPUT
+_ALIASES = {"min_items_per_annotator": "min_items", "judges": "model", "kind": "rater_kind", "rater": "annotator"}   # library parameter -> option
 
 def _as_options(msg, params):
-    "A library message in the command's words: `soft_model` -> --soft-model, `labels=` -> --labels, `x` or `ann` -> INPUT."
+    "A library message in the command's words: `soft_model` -> --soft-model, `labels=` -> --labels, `x` or `ann` -> INPUT, np.int64(1) -> 1."
+    for py, opt in _ALIASES.items():
+        if opt in params: msg = msg.replace(f"`{py}`", f"`{opt}`").replace(f"{py}=", f"{opt}=")
+    msg = re.sub(r"np\.(?:u?int|float)\d*\(([^()]*)\)", r"\1", msg)              # numpy scalars as the values they are
+    msg = re.sub(r"np\.str_\(('[^']*')\)", r"\1", msg)
     msg = re.sub(r"`(%s)`" % "|".join(_INPUT_NAMES), "INPUT", msg)
     msg = re.sub(r"\b(\w+)='([^']*)'", lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2)}" if m.group(1) in params else m.group(0), msg)
+    msg = re.sub(r"\b(\w+)=(-?\d[\d.]*)", lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2)}" if m.group(1) in params else m.group(0), msg)
     return re.sub(r"`(\w+)=?`", lambda m: f"--{m.group(1).replace('_', '-')}" if m.group(1) in params else m.group(0), msg)
 
 # %% ../../nbs/report/90_cli.ipynb #3d158770

@@ -160,6 +160,8 @@ class Report:
     gold: GoldCertificate | None = None   # the gold certificate (plain and prediction-powered; add_gold); None without gold labels
     gold_judges: dict | None = None      # judge -> its gold certificate, when several judges are given (add_gold)
     judges: JudgeBoard | None = None   # several judges compared (compare_judges); None unless `judges` or `alt_test` are given
+    judge_name: str | None = None      # the judge the certificate, survey equivalence and annotators' model column describe (None: the model is no judge)
+    details: dict | None = None        # per judge: confusion, class metrics, disagreements, per-annotator alt-test; the tolerance sweep
 
     def __repr__(self):
         parts = [f"Report({self.title!r}: {int(self.shape['items'])} items"]
@@ -377,15 +379,52 @@ def _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip
     return Report(title, params, s.shape, agree, bounds, upper, cert, paper, margins, seq, tuple(notes),
                   _assumptions(s.shape, cert is not None, probs is not None), annot)
 
+# %% ../../nbs/report/80_report.ipynb #ef6e56a2
+def _judge_details(board, tolerance=True):
+    "Per judge, from the board: its confusion table and class metrics against the clear human majority, every disagreement, the per-annotator alt-test; the tolerance sweep."
+    out = {}
+    for g in map(str, board.labels.columns):
+        out[g] = {"confusion": board.confusion(g), "metrics": board.class_metrics(g),
+                  "disagreements": board.disagreements(g, n=max(board.annotations.n_items, 1)),
+                  "per_annotator": None if board.alt is None else board.per_annotator(g).drop(columns="judge").set_index("annotator"),
+                  "labels": board.labels[g].to_numpy(dtype=object)}
+    sweep = board.tolerance() if tolerance and board.alt is not None else None
+    return {"judges": out, "tolerance": sweep}
+
 # %% ../../nbs/report/80_report.ipynb #c63297a3
-def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k):
-    "The report with a leaderboard (compare_judges) of `judges`, or of the model alone, when judges or an alt-test epsilon are given."
+def _judge_name(ann, model, frame):
+    "The first judge whose labels are the model's (the judge the certificate describes), or None: no model, or a model that is none of the judges."
+    if model is None: return None
+    m = pd.Series(np.asarray(as_item_aligned(ann, model, "model"), dtype=object))
+    for g in frame.columns:
+        j = pd.Series(frame[g].to_numpy(dtype=object))
+        if ((j == m) | (j.isna() & m.isna())).all(): return str(g)
+    return None
+
+def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k, scorer=None, combiner=None,
+                 min_items_per_annotator=30, tolerance=True):
+    "The report with a leaderboard (compare_judges) of `judges`, or of the model alone, and each judge's details, when judges or an alt-test epsilon are given."
+    import inspect
     if judges is None and alt_test is None: return rep
     if judges is None:
         if model is None: raise ValueError("`alt_test` needs a judge: pass `model` (a label per item) or `judges` (one column per judge).")
         judges = pd.Series(as_item_aligned(ann, model, "model"), index=ann.items, name="model")
-    board = compare_judges(ann, judges, epsilon=alt_test, score=score, delta=delta, n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
-    return dataclasses.replace(rep, judges=board, notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
+    takes = inspect.signature(compare_judges).parameters          # the scale options reach the board where it takes them
+    kw = {k: v for k, v in (("scorer", scorer), ("combiner", combiner)) if k in takes and v is not None}
+    board = compare_judges(ann, judges, epsilon=alt_test, score=score, delta=delta, n_bootstrap=n_bootstrap, seed=seed, max_k=max_k,
+                           min_items_per_annotator=min_items_per_annotator, **kw)
+    params = rep.parameters | {k: board.parameters.get(k) for k in ("level", "score", "scorer", "combiner")}
+    return dataclasses.replace(rep, judges=board, judge_name=_judge_name(ann, model, board.labels), parameters=params,
+                               details=_judge_details(board, tolerance),
+                               notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
+
+# %% ../../nbs/report/80_report.ipynb #1e7f9a1b
+def _judge_scale(ann, judges):
+    "(scorer, combiner) the judges' board uses by default: mean + neg_mae for numeric ratings at a non-nominal level, else (None, None), the report's own defaults."
+    vals = pd.unique(pd.DataFrame(judges).to_numpy(dtype=object).ravel()) if judges is not None else []
+    num = lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    numbers = ann.level != "nominal" and all(num(c) for c in ann.classes) and all(num(v) for v in vals if not pd.isna(v))
+    return ("neg_mae", "mean") if numbers else (None, None)
 
 # %% ../../nbs/report/80_report.ipynb #351d734e
 def make_report(ann:Annotations, # the human labels
@@ -404,13 +443,18 @@ def make_report(ann:Annotations, # the human labels
                 combiner:str|None=None, # survey equivalence combiner; default abc (soft), plurality (labels), mean (a predicted rating)
                 judges=None, # judges to rank (a DataFrame, one column of labels per judge); default the model alone, with alt_test
                 alt_test:float|None=None, # the alternative annotator test's epsilon (the judges section runs it when given)
-                score="accuracy", # the alternative annotator test's score: 'accuracy', 'neg_rmse', 'neg_mae'
+                score=None, # the alternative annotator test's score: 'accuracy', 'neg_rmse', 'neg_mae'; default neg_mae for numeric ratings, else accuracy
+                min_items_per_annotator:int=30, # the alternative annotator test tests an annotator with at least this many items
+                tolerance:bool=True, # with alt_test: sweep epsilon for the smallest at which each judge passes (descriptive)
                ) -> Report:
     "Agreement, bounds, certificate and survey equivalence of a model against human labels, with the assumptions."
     _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotators)
+    if (judges is not None or alt_test is not None) and scorer is None and combiner is None and soft_model is None:
+        scorer, combiner = _judge_scale(ann, model if judges is None else judges)     # the judges' scale in every section
     rep = _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators,
                   scorer=scorer, combiner=combiner)
-    return _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k)
+    return _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k, scorer, combiner,
+                        min_items_per_annotator, tolerance)
 
 # %% ../../nbs/report/80_report.ipynb #3eb7eb5b
 def _f(v, digits=4):
@@ -524,26 +568,146 @@ def _judges_rows(b):
         rows.append((str(name), _f(r[b.ranked_by]), "; ".join(parts)))
     return rows
 
+# %% ../../nbs/report/80_report.ipynb #49db1ecf
+def _gold_of(r, name):
+    "The gold certificate of judge `name`: its own with several judges, the report's when it is the report's judge; None without one."
+    if r.gold_judges and name in r.gold_judges: return r.gold_judges[name]
+    return r.gold if r.gold is not None and name == r.judge_name else None
+
+def _verdict_frame(r):
+    "One row per judge, best first, as numbers: alt-test, winning rate, advantage probability, agreement beside the humans', SEQ, gold certificate."
+    t = r.judges.table
+    keep = ["items", "alt-test passed", "winning rate", "advantage probability", "advantage lo", "advantage hi", "agreement",
+            "agreement lo", "agreement hi", "humans", "humans lo", "humans hi", "SEQ", "SEQ bound", "SEQ lo", "SEQ hi", "S", "outside"]
+    v = t[[c for c in keep if c in t.columns]].copy().rename(columns={"S": "S (agreement only)"})
+    golds = {n: _gold_of(r, str(n)) for n in v.index}
+    if any(g is not None for g in golds.values()):
+        v["gold S"] = [np.nan if g is None else g.score for g in golds.values()]
+        v["gold certified"] = [None if g is None else bool(g.certified) for g in golds.values()]
+        v["gold accuracy"] = [np.nan if g is None else g.model_accuracy for g in golds.values()]
+    return v
+
+# %% ../../nbs/report/80_report.ipynb #cb583cda
+def _iv_text(v, lo, hi, d=3):
+    "A number and its interval as the tables print it."
+    return _f(v, d) + ("" if pd.isna(lo) else f" [{lo:.{d}f}, {hi:.{d}f}]")
+
+def _seq_head(b):
+    "The survey equivalence's combiner and scorer as the board used them (one for every judge)."
+    e = next(iter(b.equivalences.values()), None)
+    return "n/a" if e is None else f"{e.curve.combiner} + {e.curve.scorer}" 
+
+# %% ../../nbs/report/80_report.ipynb #30265f22
+def _verdict_display(r):
+    "The verdict table as the report prints it: one row per judge, best first, each number beside its interval."
+    v, b = _verdict_frame(r), r.judges
+    out = pd.DataFrame(index=pd.Index([str(i) for i in v.index], name="judge"))
+    if b.alt is not None:
+        out[f"alt-test (epsilon {b.parameters['epsilon']:g})"] = ["passed" if p else "not passed" for p in v["alt-test passed"]]
+        out["winning rate"] = [f"{w:.2f}" for w in v["winning rate"]]
+        out["advantage probability"] = [_iv_text(*x) for x in v[["advantage probability", "advantage lo", "advantage hi"]].to_numpy()]
+    out["agreement with the humans"] = [_iv_text(*x) for x in v[["agreement", "agreement lo", "agreement hi"]].to_numpy()]
+    out["humans with each other"] = [_iv_text(*x) for x in v[["humans", "humans lo", "humans hi"]].to_numpy()]
+    word = {"=": "", "<": "< ", ">": "> "}
+    out[f"SEQ ({_seq_head(b)})"] = [word[s] + _iv_text(x, lo, hi, 2) for x, s, lo, hi in v[["SEQ", "SEQ bound", "SEQ lo", "SEQ hi"]].to_numpy()]
+    if "gold S" in v:
+        out["gold certificate"] = ["n/a" if pd.isna(s) else f"{'certified' if c else 'not certified'} (S = {s:.4f})"
+                                   for s, c in v[["gold S", "gold certified"]].to_numpy()]
+    return out
+
+# %% ../../nbs/report/80_report.ipynb #b6d0fda4
+@dataclass(frozen=True)
+class _Table:
+    "A block of the report that is a table of its own (the verdict, a confusion table) rather than label/value/comment rows."
+    frame: pd.DataFrame
+    foot: tuple = ()                   # sentences printed under the table
+
+def _cell(v, d=4):
+    "A table cell as text: numbers through `_f`, the rest as they are."
+    return _f(v, d) if isinstance(v, (float, np.floating, bool, np.bool_)) else str(v)
+
+# %% ../../nbs/report/80_report.ipynb #204f180c
+def _gold_advice(r):
+    "Why agreement alone rarely certifies a judge, and how many random gold items would, for the report's judge (a 0.05 lead assumed)."
+    from humancert.certification.planner import plan_gold_study
+    from humancert.judges.board import item_agreements
+    n = ""
+    if r.judges is not None and r.judge_name in r.judges.codes:
+        code = r.judges.codes[r.judge_name]
+        xj, xh, keep = item_agreements(r.judges.annotations.counts, np.where(code >= 0, code, 0))
+        keep = keep & (code >= 0)
+        sd = float(np.std(xj[keep] - xh[keep], ddof=1)) if keep.sum() > 1 else 0.5
+        try: n = f" about {plan_gold_study(0.05, max(sd, 0.05)).n_gold:,} random gold items would certify a lead of 0.05 for judge {r.judge_name!r} with 80% power (plan_gold_study, sd {max(sd, 0.05):.3f} from its agreement);"
+        except ValueError: n = ""
+    return ("Agreement alone rarely certifies a judge: the bound on the average annotator's accuracy comes from how much the "
+            "humans agree, so it stays far above their real accuracy wherever they disagree, and a judge that is better than them "
+            f"still scores S = -1 here. Label a uniformly random subset of the items with the truth and run --gold (certify_with_gold):{n} "
+            "plan_gold_study gives the number for the lead you expect.")
+
+# %% ../../nbs/report/80_report.ipynb #f0b66c8c
+from ..judges.board import TOLERANCE_WARNING
+
+def _safe_name(prefix, judge):
+    "A file name for a judge's file: `prefix_judge`, every character outside letters, digits, '.', '-' and '_' replaced by '_'."
+    import re
+    return f"{prefix}_{re.sub(r'[^A-Za-z0-9._-]+', '_', str(judge))}" 
+
+# %% ../../nbs/report/80_report.ipynb #5ec6c3ca
+def _judge_blocks(r):
+    "Per judge, best first: its confusion tables, class metrics, disagreements and per-annotator alt-test; then the tolerance sweep."
+    out, det = [], r.details
+    for name in map(str, r.judges.table.index):
+        d = det["judges"][name]
+        out.append((f"Judge {name!r}: confusion against the human majority (rows: majority label, columns: the judge's)",
+                    _Table(d["confusion"], (f"{int(d['confusion'].to_numpy().sum())} items with a strict human majority and a label from the judge",))))
+        if d.get("gold_confusion") is not None:
+            out.append((f"Judge {name!r}: confusion against the gold labels (rows: gold label, columns: the judge's)", _Table(d["gold_confusion"])))
+        out.append((f"Judge {name!r}: per class recall and precision against the human majority (95% Wilson intervals)",
+                    _Table(d["metrics"].set_index("metric").round(4))))
+        dis = d["disagreements"]
+        out.append((f"Judge {name!r}: items where it disagrees with a clear human majority (most confident majority first)",
+                    _Table(dis.head(5).round({"majority share": 3}).set_index("item"),
+                           (f"{len(dis)} item(s) in all; every one is in {_safe_name('disagreements', name)}.csv in the report folder",))))
+        if d["per_annotator"] is not None:
+            out.append((f"Judge {name!r}: alternative annotator test per annotator", _Table(d["per_annotator"])))
+    if det.get("tolerance") is not None:
+        out.append(("Judges: tolerance (the smallest epsilon at which each passes the alternative annotator test)",
+                    _Table(det["tolerance"].drop(columns="warning"), (TOLERANCE_WARNING,))))
+    return out
+
 # %% ../../nbs/report/80_report.ipynb #9e9805f5
+def _whose(r):
+    "The judge the single-model sections describe, as their headings name it ('' without judges)."
+    if r.judges is None: return ""
+    return f"; judge {r.judge_name!r}, the others' numbers are in the verdict table" if r.judge_name is not None else "; the model, not one of the judges"
+
 def _sections(r):
-    "(heading, [(label, value, comment)]) blocks shared by the text and markdown forms."
-    out = [("Data", [(k, _f(v), "") for k, v in r.shape.items()])]
+    "(heading, rows or _Table) blocks shared by the text, markdown and HTML forms: with judges the verdict table first, every later block naming its judge."
+    out = []
+    if r.judges is not None:
+        foot = tuple(r.judges.notes) + tuple(f"{n} label(s) of judge {str(g)!r} are outside the classes (they agree with nobody)"
+                                              for g, n in r.judges.table["outside"].items() if n)
+        out.append((_judges_head(r.judges), _Table(_verdict_display(r), foot)))
+    w = _whose(r)
+    out.append(("Data", [(k, _f(v), "") for k, v in r.shape.items()]))
     out.append(("Agreement", [(m, _f(row.value), _agreement_comment(row)) for m, row in r.agreement.iterrows()]))
     if r.annotators is not None:
         a = r.annotators
-        out.append((f"Annotators (the {a.top} of {a.n_annotators} with the most labels)", _annotator_rows(a)))
+        out.append((f"Annotators (the {a.top} of {a.n_annotators} with the most labels{w})", _annotator_rows(a)))
     if r.certificate is None:
         u = [("U_N^(t)", _f(r.upper["theoretical"]), "upper bound on the average annotator's oracle accuracy (Theorem 1, proved form)"),
              ("U_N^(e)", _f(r.upper["empirical"]), "the paper's empirical form (Definition 1)")]
         out.append(("Upper bound", u))
     else:
         c, p = r.certificate, r.paper_certificate
-        out.append((f"Certificate (delta = {c.delta:g})", _verdict_rows(c, r.upper)))
-        out.append(("Certificate: other splits and tails, for comparison only (not the verdict)", _comparison_rows(c, p)))
+        rows = _verdict_rows(c, r.upper)
+        if r.judges is not None and len(r.judges.table) > 1 and r.gold is None: rows = rows + [("gold labels", "none", _gold_advice(r))]
+        out.append((f"Certificate (delta = {c.delta:g}{w})", rows))
+        out.append((f"Certificate: other splits and tails, for comparison only (not the verdict{w})", _comparison_rows(c, p)))
         e = r.equivalence
-        if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer})", _seq_rows(e)))
-    if r.gold is not None: out.append((f"Gold certificate (delta = {r.gold.delta:g})", _gold_rows(r.gold, r.gold_judges)))
-    if r.judges is not None: out.append((_judges_head(r.judges), _judges_rows(r.judges)))
+        if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w})", _seq_rows(e)))
+    if r.gold is not None: out.append((f"Gold certificate (delta = {r.gold.delta:g}{w})", _gold_rows(r.gold, r.gold_judges)))
+    if r.judges is not None and r.details is not None: out += _judge_blocks(r)
     return out
 
 # %% ../../nbs/report/80_report.ipynb #8c856c19
@@ -558,6 +722,7 @@ def _to_text(r):
     lines = [f"humancert {__version__} - report - {r.title}"]
     for head, rows in _sections(r):
         lines += ["", head]
+        if isinstance(rows, _Table): lines += _table_text(rows); continue
         w1 = max(len(a) for a, _, _ in rows); w2 = max(len(b) for _, b, _ in rows)
         lines += [f"  {a:<{w1}}  {b:>{w2}}  {c}".rstrip() for a, b, c in rows]
     for head, items in _lists(r):
@@ -575,13 +740,34 @@ def _pair_table_md(a):
     md += [f"| {_md_cell(i)} | " + " | ".join("" if pd.isna(v) else f"{v:.3f}" for v in row) + " |" for i, row in t.iterrows()]
     return md
 
+# %% ../../nbs/report/80_report.ipynb #99545877
+def _table_text(t):
+    "A _Table as aligned text lines (indented two spaces): the index left-aligned first, the other columns right-aligned; its foot as '  - ' lines."
+    f = t.frame
+    rows = [[str(f.index.name or "")] + list(map(str, f.columns))]
+    rows += [[_cell(i)] + [_cell(v) for v in row] for i, row in zip(f.index, f.to_numpy(dtype=object))]
+    w = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+    lines = ["  " + "  ".join(c.ljust(w[0]) if j == 0 else c.rjust(w[j]) for j, c in enumerate(r)).rstrip() for r in rows]
+    return lines + [f"  - {s}" for s in t.foot]
+
+def _table_md(t):
+    "A _Table as a markdown table (the index as the first column), its foot as a list."
+    f = t.frame
+    md = ["| " + " | ".join(_md_cell(x) for x in [f.index.name or ""] + list(map(str, f.columns))) + " |",
+          "| --- |" + " ---: |" * len(f.columns)]
+    md += ["| " + " | ".join(_md_cell(x) for x in [i] + [_cell(v) for v in row]) + " |" for i, row in zip(f.index, f.to_numpy())]
+    return md + ([""] + [f"- {_md_cell(s)}" for s in t.foot] if t.foot else [])
+
 # %% ../../nbs/report/80_report.ipynb #56f7f442
 def _to_markdown(r, images):
     md = [f"# humancert report: {r.title}", "", f"humancert {__version__}; parameters: "
           + ", ".join(f"`{k}={v}`" for k, v in r.parameters.items()) + "."]
     for head, rows in _sections(r):
-        md += ["", f"## {head}", "", "| | value | |", "| --- | ---: | --- |"]
-        md += [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
+        md += ["", f"## {head}", ""]
+        if isinstance(rows, _Table): md += _table_md(rows)
+        else:
+            md += ["| | value | |", "| --- | ---: | --- |"]
+            md += [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
         if head.startswith("Annotators"): md += _pair_table_md(r.annotators)
         for key, caption in images.get(head.split(" (")[0], []):
             md += ["", f"![{caption}]({key})"]
@@ -632,10 +818,28 @@ def _seq_dict(e):
                                                     else e.classifier_curve}))}
 
 # %% ../../nbs/report/80_report.ipynb #e9f8a98a
-def _judges_dict(b):
-    "The judges section as JSON: the ranking, the parameters, one record per judge, the notes."
-    return {"ranked_by": b.ranked_by, "parameters": {k: _num(v) for k, v in b.parameters.items()},
-            "table": _records(b.table.rename_axis("judge").reset_index()), "notes": list(b.notes)}
+def _judge_record(r, name):
+    "One judge's numbers beyond the verdict, JSON-safe: confusion, class metrics, disagreements, per-annotator alt-test, tolerance, gold."
+    d = r.details["judges"][name]
+    conf = lambda c: {str(i): {str(j): int(v) for j, v in row.items()} for i, row in c.iterrows()}
+    rec = {"confusion_majority": conf(d["confusion"]), "class_metrics": _records(d["metrics"]),
+           "disagreements": int(len(d["disagreements"])), "disagreements_file": _safe_name("disagreements", name) + ".csv",
+           "per_annotator": None if d["per_annotator"] is None else _records(d["per_annotator"].rename_axis("annotator").reset_index())}
+    if d.get("gold_confusion") is not None: rec["confusion_gold"] = conf(d["gold_confusion"])
+    tol = r.details.get("tolerance")
+    if tol is not None: rec["tolerance"] = {"smallest_epsilon_passed": _num(tol.loc[name, "passes from epsilon"]),
+                                            "winning_rate_at": {k.split()[-1]: _num(v) for k, v in tol.loc[name].items() if k.startswith("winning rate at")}}
+    return rec
+
+def _judges_dict(b, r=None):
+    "The judges section as JSON: the ranking, the parameters, one record per judge, the notes; with the report, every judge's numbers under its name."
+    d = {"ranked_by": b.ranked_by, "parameters": {k: _num(v) for k, v in b.parameters.items()},
+         "table": _records(b.table.rename_axis("judge").reset_index()), "notes": list(b.notes)}
+    if r is None: return d
+    v = _verdict_frame(r)
+    d["by_judge"] = {str(n): {k: _num(x) for k, x in row.items()} | (_judge_record(r, str(n)) if r.details else {}) for n, row in v.iterrows()}
+    if r.details and r.details.get("tolerance") is not None: d["tolerance_warning"] = TOLERANCE_WARNING
+    return d
 
 # %% ../../nbs/report/80_report.ipynb #59b1088d
 def _to_dict(r):
@@ -650,7 +854,7 @@ def _to_dict(r):
          "notes": list(r.notes), "assumptions": list(r.assumptions),
          "annotators": None if r.annotators is None else _annotators_dict(r.annotators)}
     if r.gold is not None: d["gold_certificate"] = _gold_dict(r.gold, r.gold_judges)
-    if r.judges is not None: d["judges"] = _judges_dict(r.judges)
+    if r.judges is not None: d["judges"] = _judges_dict(r.judges, r)
     return d
 
 # %% ../../nbs/report/80_report.ipynb #80d4295d
@@ -668,6 +872,54 @@ def to_markdown(self:Report, images:dict|None=None) -> str:
 def to_dict(self:Report) -> dict:
     "Every number, the parameters and the version, JSON-safe (None for values that do not exist)."
     return _to_dict(self)
+
+# %% ../../nbs/report/80_report.ipynb #1b2ebcd2
+import html as _html
+
+_CSS = ("body{font-family:system-ui,sans-serif;max-width:72rem;margin:1.5rem auto;padding:0 1rem;color:#222}"
+        "table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.9rem}th,td{border:1px solid #ccc;padding:.2rem .5rem;"
+        "text-align:left;vertical-align:top}td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}"
+        "img{max-width:100%;display:block;margin:.5rem 0}h2{border-bottom:1px solid #ddd;margin-top:2rem}.foot{color:#555;font-size:.85rem}")
+
+def _td(v):
+    "A table cell: right-aligned when it reads as a number."
+    s = _cell(v)
+    num = isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+    return f'<td class="n">{_html.escape(s)}</td>' if num else f"<td>{_html.escape(s)}</td>"
+
+def _html_table(t):
+    "A _Table or label/value/comment rows as an HTML table (escaped), a _Table's foot as a list under it."
+    if isinstance(t, _Table):
+        f = t.frame
+        head = "".join(f"<th>{_html.escape(str(c))}</th>" for c in [f.index.name or ""] + list(f.columns))
+        body = "".join("<tr>" + f"<th>{_html.escape(str(i))}</th>" + "".join(_td(v) for v in row) + "</tr>" for i, row in zip(f.index, f.to_numpy(dtype=object)))
+        foot = "" if not t.foot else '<ul class="foot">' + "".join(f"<li>{_html.escape(s)}</li>" for s in t.foot) + "</ul>"
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{foot}"
+    body = "".join(f"<tr><th>{_html.escape(a)}</th><td class=\"n\">{_html.escape(b)}</td><td>{_html.escape(c)}</td></tr>" for a, b, c in t)
+    return f"<table><tbody>{body}</tbody></table>"
+
+# %% ../../nbs/report/80_report.ipynb #e9d025a8
+def _to_html(r, images):
+    "The report as one self-contained HTML page: every block as a table, figures embedded as base64 PNG (`images`: section -> [(caption, base64)])."
+    e = _html.escape
+    out = [f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>humancert report: {e(r.title)}</title><style>{_CSS}</style></head><body>",
+           f"<h1>humancert report: {e(r.title)}</h1>",
+           f"<p>humancert {e(__version__)}; parameters: " + ", ".join(f"<code>{e(f'{k}={v}')}</code>" for k, v in r.parameters.items()) + ".</p>"]
+    for head, rows in _sections(r):
+        out += [f"<h2>{e(head)}</h2>", _html_table(rows)]
+        for caption, b64 in images.get(head.split(" (")[0], []):
+            out.append(f'<figure><img alt="{e(caption)}" src="data:image/png;base64,{b64}"><figcaption>{e(caption)}</figcaption></figure>')
+    for head, items in _lists(r):
+        if items: out += [f"<h2>{e(head)}</h2><ul>"] + [f"<li>{e(t)}</li>" for t in items] + ["</ul>"]
+    return "\n".join(out + ["</body></html>"]) + "\n"
+
+@patch
+def to_html(self:Report, images:dict|None=None) -> str:
+    "The report as one self-contained HTML page; `images` maps a section name to [(caption, base64 PNG)] embedded under it."
+    return _to_html(self, images or {})
+
+@patch
+def _repr_html_(self:Report): return _to_html(self, {})
 
 # %% ../../nbs/report/80_report.ipynb #71d99ca9
 @contextmanager
@@ -758,17 +1010,27 @@ def _gold_dict(g, judges=None):
     return one(g) | {"scope": list(_gold_scope(g))} | ({"judges": {str(k): one(v) for k, v in judges.items()}} if judges else {})
 
 # %% ../../nbs/report/80_report.ipynb #4de6135a
+def _gold_details(board, details, gold):
+    "Each judge's details with its confusion table against the gold labels (the board's; None where gold labels are not classes)."
+    def against(n):
+        try: return board.confusion(n, gold)
+        except ValueError: return None
+    return details | {"judges": {n: d | {"gold_confusion": against(n)} for n, d in details["judges"].items()}}
+
 def add_gold(report:Report, # a report from make_report
              ann:Annotations, # the human labels it was made from
              model, # the model's label per item
              gold:pd.Series, # oracle labels of a uniformly random subset of the items, indexed by item id
-             judges:pd.DataFrame|None=None, # several judges, one column of labels each: a gold certificate for each too
+             judges:pd.DataFrame|None=None, # several judges, one column of labels each: a gold certificate for each too (default: the report's judges)
             ) -> Report:
     "The report with the gold certificate (plain and prediction-powered) beside the agreement-only one, at the report's delta."
     if not isinstance(report, Report): raise TypeError(f"`report` must be a Report (from make_report), got {type(report).__name__}.")
     delta = report.parameters["delta"]
+    if judges is None and report.details is not None:
+        judges = pd.DataFrame({n: d["labels"] for n, d in report.details["judges"].items()}, index=pd.Index(ann.items))
     many = None if judges is None or judges.shape[1] < 2 else {str(j): certify_with_gold(ann, judges[j], gold, delta=delta) for j in judges.columns}
-    return dataclasses.replace(report, gold=certify_with_gold(ann, model, gold, delta=delta), gold_judges=many)
+    det = None if report.details is None else _gold_details(report.judges, report.details, gold)
+    return dataclasses.replace(report, gold=certify_with_gold(ann, model, gold, delta=delta), gold_judges=many, details=det)
 
 # %% ../../nbs/report/80_report.ipynb #ba4f5886
 @patch
@@ -808,6 +1070,11 @@ def plot_margins(self:Report, ax=None):
 # %% ../../nbs/report/80_report.ipynb #29bace81
 REPORT_FILES = ("report.md", "report.json")
 _PLOT_NAMES = ("bounds_vs_annotators.png", "confidence_vs_margin.png", "power_curve.png", "judges.png")
+_DATA_NAMES = ("report.html", "judges.csv", "judges_per_annotator.csv")   # and disagreements_<judge>.csv, one per judge
+
+def _is_report_file(name):
+    "Whether a file name is one a report writes (so it may be replaced with the report)."
+    return name in REPORT_FILES + _PLOT_NAMES + _DATA_NAMES or (name.startswith("disagreements_") and name.endswith(".csv"))
 
 # %% ../../nbs/report/80_report.ipynb #ea71fd9b
 def _check_out(out, force, probe=False):
@@ -829,25 +1096,34 @@ def _check_out(out, force, probe=False):
     return out
 
 # %% ../../nbs/report/80_report.ipynb #113fedd4
+def _try_lock(fd):
+    "Take an exclusive lock on the open file `fd` without waiting: fcntl.flock on POSIX, msvcrt.locking on Windows; False if another process holds it."
+    try: import fcntl
+    except ImportError: fcntl = None
+    if fcntl is None:
+        import msvcrt
+        try: msvcrt.locking(fd, msvcrt.LK_NBLCK, 1); return True
+        except OSError: return False
+    try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB); return True
+    except BlockingIOError: return False
+
 @contextmanager
 def _writer_lock(out):
     "Hold the lock file beside `out` (.NAME.humancert-lock) for the write, refusing a second writer at once; the file goes with the lock."
-    import fcntl
     path = out.parent / f".{out.name}.humancert-lock"
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try: fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _try_lock(fd):
             os.close(fd)
             raise ValueError(f"`out`: another humancert is writing a report to {str(out)!r} right now (lock {str(path)!r}); "
-                             "wait for it to finish, or write to another folder.") from None
+                             "wait for it to finish, or write to another folder.")
         try: same = os.stat(path).st_ino == os.fstat(fd).st_ino           # not a lock file the last holder just removed
         except FileNotFoundError: same = False
         if same: break
         os.close(fd)
     try: yield
     finally:
-        try: os.unlink(path)
+        try: os.unlink(path)                                           # Windows: an open file cannot be removed; it stays, unlocked
         except OSError: pass
         os.close(fd)
 
@@ -879,7 +1155,7 @@ def _sweep_stale(out):
 # %% ../../nbs/report/80_report.ipynb #38ade38a
 def _only_report_files(out):
     "Whether the folder holds nothing but a report's own files (so the whole folder may be replaced)."
-    return all(f.name in REPORT_FILES or f.name in _PLOT_NAMES for f in out.iterdir())
+    return all(_is_report_file(f.name) for f in out.iterdir())
 
 # %% ../../nbs/report/80_report.ipynb #fb8eaec9
 def _into_place(tmp, out):
@@ -891,14 +1167,28 @@ def _into_place(tmp, out):
         os.rename(tmp, out)
         shutil.rmtree(old, ignore_errors=True)
         return
-    for f in REPORT_FILES + _PLOT_NAMES:           # a folder with other files: unmark the old report first, report.md last
-        if (out / f).exists(): (out / f).unlink()
+    for f in sorted(out.iterdir(), key=lambda p: p.name != "report.md"):   # a folder with other files: unmark the old report first
+        if _is_report_file(f.name) and f.is_file(): f.unlink()
     for f in sorted(os.listdir(tmp), key=lambda n: (n == "report.md", n == "report.json")):
         os.replace(tmp / f, out / f)
 
 # %% ../../nbs/report/80_report.ipynb #4cb88c82
+def _judge_files(self, out):
+    "judges.csv (the verdict's numbers), judges_per_annotator.csv (when the alt-test ran) and one disagreements_<judge>.csv per judge; their names."
+    _verdict_frame(self).to_csv(out / "judges.csv")
+    names = ["judges.csv"]
+    if self.judges.alt is not None:
+        self.judges.per_annotator().to_csv(out / "judges_per_annotator.csv", index=False)
+        names.append("judges_per_annotator.csv")
+    for n in map(str, self.judges.table.index):
+        name = _safe_name("disagreements", n) + ".csv"
+        self.details["judges"][n]["disagreements"].to_csv(out / name, index=False)
+        names.append(name)
+    return names
+
 def _write_report(self, out):
-    "Every file of the report into the folder `out`; returns their names (report.md, report.json, then the PNGs)."
+    "Every file of the report into the folder `out`; returns their names (report.md, report.json, report.html, the PNGs, the judges' CSVs)."
+    import base64
     from matplotlib.figure import Figure
     plots = [("bounds_vs_annotators.png", "Upper bound" if self.certificate is None else "Certificate", self.plot_bounds,
               "Bounds against the number of annotators")]
@@ -912,15 +1202,19 @@ def _write_report(self, out):
         draw(fig.subplots())
         fig.savefig(out / name, dpi=110)
         images.setdefault(section, []).append((name, caption)); written.append(name)
-    if self.judges is not None:                                        # the leaderboard's figure: one or two panels
+    if self.judges is not None:                                        # the leaderboard's figure: winning rate, advantage, agreement
         b = self.judges
-        fig = Figure(figsize=(9.4 if b.alt is not None else 5.4, 0.5 * len(b.table) + 2.2), layout="constrained")
-        b.plot(fig.subplots(1, 2 if b.alt is not None else 1, sharey=True, squeeze=False))
+        panels = 3 if b.alt is not None else 1
+        fig = Figure(figsize=(3.6 * panels + 1.6, 0.5 * len(b.table) + 2.2), layout="constrained")
+        b.plot(fig.subplots(1, panels, sharey=True, squeeze=False))
         fig.savefig(out / "judges.png", dpi=110)
         images.setdefault("Judges", []).append(("judges.png", "Judges ranked")); written.append("judges.png")
+    if self.details is not None: written += _judge_files(self, out)
+    inline = {s: [(cap, base64.b64encode((out / f).read_bytes()).decode("ascii")) for f, cap in v] for s, v in images.items()}
     (out / "report.json").write_text(json.dumps(self.to_dict(), indent=2, allow_nan=False) + "\n", encoding="utf-8")
+    (out / "report.html").write_text(self.to_html(inline), encoding="utf-8")
     (out / "report.md").write_text(self.to_markdown(images), encoding="utf-8")
-    return ["report.md", "report.json"] + written
+    return ["report.md", "report.json", "report.html"] + written
 
 # %% ../../nbs/report/80_report.ipynb #2c438cf7
 @patch
