@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from humancert.certification.certify import certify, confidence
-from humancert.data.annotations import Annotations, hard_predictions, _label_codes, _int_label_codes
+from humancert.data.annotations import Annotations, hard_predictions, _int_label_codes
 from humancert.data.profiles import unique_rows, unique_row_counts, profiles, _radix_key
 
 METHODS = ("hms", "optimal", "balanced")
@@ -83,7 +83,7 @@ def test_label_codes_match_a_plain_mapping(kind):
     for pred in (model, series, list(model)):
         outside = kind.endswith("outside")
         got = hard_predictions(ann, pred, "model", outside=outside)
-        narrow = _label_codes(ann, pred, "model", outside)
+        narrow = hard_predictions(ann, pred, "model", outside=outside, narrow=True)
         assert got.dtype == np.int64 and got.tolist() == want.tolist()
         assert narrow.dtype == np.int8 and narrow.tolist() == want.tolist()
     np.testing.assert_array_equal(model, kept)                         # the input is not changed

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed, _label_codes
+from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed
 from .upper import KINDS, terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, check_delta, _check_n
@@ -363,7 +363,7 @@ def _reference_codes(ann, reference, seed):
 # %% ../../nbs/certification/13_confidence.ipynb #bbdd9dc7
 def _item_profiles(ann, model, reference, seed):
     "Items merged by (label counts, model code, reference code): counts, items, model and reference code per profile, the reference's name, and the items whose model label is no class."
-    codes = _label_codes(ann, model, "model", outside=True)    # narrow codes; a label no annotator used: code >= C, agrees with nobody
+    codes = hard_predictions(ann, model, "model", outside=True, narrow=True)   # a label no annotator used: code >= C, agrees with nobody
     counts = np.asarray(ann.counts)
     C = counts.shape[1]
     if isinstance(reference, str) and reference == "majority":      # the reference is a function of the counts

@@ -667,9 +667,12 @@ def hard_predictions(ann:Annotations, # the annotations the predictions refer to
                      pred, # one class label per item: list, array or Series (a Series indexed by item ids is aligned)
                      name:str="pred", # argument name used in error messages
                      outside:bool=False, # admit labels that are no class: codes C, C+1, ... in order of first appearance
+                     narrow:bool=False, # codes in the smallest integer type holding them (int8 up to 127 codes) instead of int64
                     ) -> np.ndarray:
     "Class codes (int array, item order) of a model's hard predictions, checked against `ann`."
-    return _label_codes(ann, pred, name, outside).astype(np.int64)
+    if not isinstance(narrow, (bool, np.bool_)): raise TypeError(f"`narrow` must be True or False, got {narrow!r}.")
+    codes = _label_codes(ann, pred, name, outside)
+    return codes if narrow else codes.astype(np.int64)
 
 # %% ../../nbs/data/00_data.ipynb #e02abf27
 def _probs_in_class_order(ann, probs, name):
