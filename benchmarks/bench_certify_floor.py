@@ -15,7 +15,9 @@ heap, count as resident, and hide the call's own temporaries.
 
     python benchmarks/bench_certify_floor.py [--reps 9] [--sizes 6 7]
 
-writes benchmarks/certify_floor.md. The load average is read before and after and printed with the table.
+writes benchmarks/certify_floor.md. The load average is read before and after and printed with the table. The worker
+processes import the humancert that `python -c` finds from the current directory: run it from the repository's root for
+the working copy, or from elsewhere with PYTHONPATH set to measure another copy (the table's "before" section).
 """
 import argparse
 import json
