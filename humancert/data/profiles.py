@@ -16,10 +16,25 @@ from fastcore.basics import patch
 
 from .annotations import Annotations, check_annotations, hard_predictions, check_labels, tidy_label
 
+# %% ../../nbs/data/06_profiles.ipynb #7cef98d8
+def _check_row_columns(cols):
+    "The columns as 1-d numeric arrays of one length, or the error naming what is wrong."
+    if isinstance(cols, np.ndarray) and cols.ndim == 2: cols = list(cols)    # a 2-d array: its rows are the columns
+    if not isinstance(cols, (list, tuple)) or not cols:
+        raise TypeError(f"`cols` must be a non-empty list of 1-d integer arrays (one per column), got {type(cols).__name__}.")
+    out = [np.asarray(c) for c in cols]
+    if any(c.ndim != 1 for c in out) or len({len(c) for c in out}) != 1:
+        raise ValueError(f"`cols` must be 1-d arrays of one length (one value per row), got shapes {[c.shape for c in out]}.")
+    if any(c.dtype.kind not in "biuf" for c in out):
+        raise TypeError("`cols` must hold integers (counts and codes), got dtypes " + str([str(c.dtype) for c in out]) + ".")
+    return out
+
 # %% ../../nbs/data/06_profiles.ipynb #717ca49a
 def _radix_key(cols):
     "The rows of non-negative integer columns as one int64 key each (mixed radix, first column most significant), with the radices and place values; None when a row needs 62 bits or more."
-    cols = [c if c.dtype in _NARROW_INTS else np.asarray(c, dtype=np.int64) for c in map(np.asarray, cols)]
+    cols = [c if c.dtype in _NARROW_INTS else np.asarray(c, dtype=np.int64) for c in _check_row_columns(cols)]
+    if any(c.dtype.kind == "i" and len(c) and c.min() < 0 for c in cols):
+        raise ValueError("`cols` must hold integers >= 0 (counts and codes); shift a column with negative values first.")
     top = np.array([int(c.max()) + 1 if len(c) else 1 for c in cols], np.int64)   # one pass per column, no n x m copy
     if np.log2(top.astype(np.float64)).sum() >= 62: return None
     place = np.r_[np.cumprod(top[::-1])[::-1][1:], 1].astype(np.int64)
@@ -31,7 +46,8 @@ def _radix_key(cols):
 _NARROW_INTS = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32))
 
 # %% ../../nbs/data/06_profiles.ipynb #97838567
-def unique_rows(cols):
+def unique_rows(cols, # non-negative integer columns of one length (counts, codes), first column most significant
+               ):
     "Distinct rows (lexicographic order) of non-negative integer columns, and each row's index among them: a count of 1-d keys when a row fits in 62 bits."
     rk = _radix_key(cols)
     if rk is None:                                                   # too wide for one key: sort the rows
@@ -47,7 +63,8 @@ def unique_rows(cols):
     return (key[:, None] // place) % top, inv.ravel()
 
 # %% ../../nbs/data/06_profiles.ipynb #648170eb
-def unique_row_counts(cols):
+def unique_row_counts(cols, # non-negative integer columns of one length (counts, codes), first column most significant
+                      ):
     "Distinct rows (lexicographic order) of non-negative integer columns and how many rows have each: unique_rows' histogram without the per-row index."
     rk = _radix_key(cols)
     if rk is None:                                                   # too wide for one key: sort the rows
