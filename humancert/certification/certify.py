@@ -20,7 +20,7 @@ from .upper import KINDS, terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, check_delta, _check_n
 from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count, _histogram, _falling_root
-from ..data.profiles import Profiles, unique_rows, majority_codes
+from ..data.profiles import Profiles, unique_rows, unique_row_counts, majority_codes
 
 # %% ../../nbs/certification/13_confidence.ipynb #e89c9739
 CONFIDENCE_METHODS = ("hms", "oms", "optimal", "balanced")
@@ -390,17 +390,17 @@ def _reference_codes(ann, reference, seed):
 # %% ../../nbs/certification/13_confidence.ipynb #bbdd9dc7
 def _item_profiles(ann, model, reference, seed):
     "Items merged by (label counts, model code, reference code): counts, items, model and reference code per profile, the reference's name, and the items whose model label is no class."
-    codes = hard_predictions(ann, model, "model", outside=True)   # a label no annotator used: code >= C, agrees with nobody
+    codes = hard_predictions(ann, model, "model", outside=True, narrow=True)   # a label no annotator used: code >= C, agrees with nobody
     counts = np.asarray(ann.counts)
     C = counts.shape[1]
     if isinstance(reference, str) and reference == "majority":      # the reference is a function of the counts
-        rows, inv = unique_rows([*counts.T, codes])
+        rows, weight = unique_row_counts([*counts.T, codes])
         ref, ref_name = majority_codes(rows[:, :C]), "majority"
     else:
         ref, ref_name = _reference_codes(ann, reference, seed)
-        rows, inv = unique_rows([*counts.T, codes, ref + 1])
+        rows, weight = unique_row_counts([*counts.T, codes, ref + 1])
         ref = rows[:, C + 1] - 1
-    return rows[:, :C], np.bincount(inv, minlength=len(rows)), rows[:, C], ref, ref_name, int((codes >= C).sum())
+    return rows[:, :C], weight, rows[:, C], ref, ref_name, int(weight[rows[:, C] >= C].sum())
 
 # %% ../../nbs/certification/13_confidence.ipynb #9d65fefb
 def _kept_items(counts, weight, ref, ref_name):

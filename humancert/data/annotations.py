@@ -714,17 +714,36 @@ def _codes_outside(found, # class code of each distinct predicted label, -1 wher
     found[found < 0] = ann.n_classes + np.arange(int((found < 0).sum()))   # classes no annotator used: agree with nobody
     return found
 
+# %% ../../nbs/data/00_data.ipynb #2de3e8b7
+def _code_dtype(top):
+    "The smallest signed integer type holding codes 0..top."
+    return next((t for t in (np.int8, np.int16, np.int32) if top <= np.iinfo(t).max), np.int64)
+
+def _int_label_codes(vals, ann):
+    "Class codes of integer or boolean labels through a lookup table over their range (no hashing); None when some value of that range is no class."
+    a = vals.to_numpy() if isinstance(vals, pd.Series) else np.asarray(vals)
+    if a.dtype.kind not in "iub" or a.dtype.itemsize > 8 or not len(a): return None
+    if a.dtype.kind == "b": a, lo, span = a.view(np.uint8), 0, np.array([False, True])
+    else:
+        lo, hi = int(a.min()), int(a.max())
+        if hi - lo >= ann.n_classes: return None                 # more values than classes: some value is no class
+        span = np.arange(lo, hi + 1, dtype=np.int64)
+    lut = pd.Index(list(ann.classes), dtype=object).get_indexer(span)   # the general path's matching, on the range only
+    if (lut < 0).any(): return None
+    lut = lut.astype(_code_dtype(ann.n_classes))
+    if lo == 0 and (lut == np.arange(len(lut))).all(): return a.astype(lut.dtype)   # labels 0..C-1 are their codes
+    return lut[a - lo] if lo else lut[a]
+
 # %% ../../nbs/data/00_data.ipynb #6b047c51
-def hard_predictions(ann:Annotations, # the annotations the predictions refer to
-                     pred, # one class label per item: list, array or Series (a Series indexed by item ids is aligned)
-                     name:str="pred", # argument name used in error messages
-                     outside:bool=False, # admit labels that are no class: codes C, C+1, ... in order of first appearance
-                    ) -> np.ndarray:
-    "Class codes (int array, item order) of a model's hard predictions, checked against `ann`."
+def _label_codes(ann, pred, name, outside):
+    "hard_predictions' engine: the codes in the smallest integer type holding them (one pass for integer labels, one factorize otherwise)."
     check_annotations(ann)
     aligned = isinstance(pred, pd.Series) and len(pred) == ann.n_items and pred.index.equals(ann.items)
     vals = pred if aligned else as_item_aligned(ann, pred, name)      # an aligned Series stays a Series: no copy
     if vals.ndim != 1: raise ValueError(f"`{name}` must be 1-d (one label per item), got shape {vals.shape}; for probabilities use soft_predictions.")
+    if vals.dtype.kind in "iub":                                      # integers and booleans: nothing missing, nothing unhashable
+        _refuse_bools_for_numbers(vals, ann, name)
+        if (codes := _int_label_codes(vals, ann)) is not None: return codes
     try: inv, uniq = pd.factorize(vals)                    # the distinct values, then every check on those few
     except TypeError: raise TypeError(f"`{name}` holds unhashable values; predictions must be class labels.") from None
     miss = inv < 0
@@ -732,12 +751,23 @@ def hard_predictions(ann:Annotations, # the annotations the predictions refer to
         raise ValueError(f"`{name}` has {int(miss.sum())} missing prediction(s), first at item {show_value(ann.items[np.flatnonzero(miss)[0]])}; "
                          "predict every item or drop those items from the annotations.")
     classes = pd.Index(list(ann.classes), dtype=object)
-    _refuse_bools_for_numbers(vals, ann, name)
     uniq = np.asarray(uniq, dtype=object)
+    if any(bools_and_numbers(uniq)): _refuse_bools_for_numbers(vals, ann, name)   # distinct values all text: so are all values
     try: found = classes.get_indexer(uniq)
     except TypeError: raise TypeError(f"`{name}` holds unhashable values; predictions must be class labels.") from None
     if (found < 0).any(): found = _codes_outside(found, uniq, ann, name, outside)
-    return found[inv]
+    return found.astype(_code_dtype(int(found.max(initial=0))))[inv]
+
+def hard_predictions(ann:Annotations, # the annotations the predictions refer to
+                     pred, # one class label per item: list, array or Series (a Series indexed by item ids is aligned)
+                     name:str="pred", # argument name used in error messages
+                     outside:bool=False, # admit labels that are no class: codes C, C+1, ... in order of first appearance
+                     narrow:bool=False, # codes in the smallest integer type holding them (int8 up to 127 codes) instead of int64
+                    ) -> np.ndarray:
+    "Class codes (int array, item order) of a model's hard predictions, checked against `ann`."
+    if not isinstance(narrow, (bool, np.bool_)): raise TypeError(f"`narrow` must be True or False, got {narrow!r}.")
+    codes = _label_codes(ann, pred, name, outside)
+    return codes if narrow else codes.astype(np.int64)
 
 # %% ../../nbs/data/00_data.ipynb #e02abf27
 def _probs_in_class_order(ann, probs, name):
