@@ -6,8 +6,8 @@ Docs: https://humancert.github.io/humancert/judges/judges.html.md"""
 
 # %% auto #0
 __all__ = ['LINEAR_COMBINERS', 'VERDICT_COLUMNS', 'TOLERANCE_GRID', 'TOLERANCE_WARNING', 'item_agreements', 'level_weights',
-           'weight_rows', 'JudgeBoard', 'shared_equivalences', 'profile_scores', 'weighted_curves', 'fast_equivalence',
-           'compare_judges', 'advantage_units', 'clear_majority', 'wilson_interval']
+           'weight_rows', 'JudgeBoard', 'shared_equivalences', 'profile_scores', 'weighted_curves', 'read_equivalences',
+           'fast_equivalence', 'compare_judges', 'advantage_units', 'clear_majority', 'wilson_interval']
 
 # %% ../../nbs/judges/51_judges.ipynb #19175a27
 import sys
@@ -332,9 +332,28 @@ def weighted_curves(S:np.ndarray, # Q x K profile scores
     num, den = W @ np.where(ok, S, 0.0), W @ ok.astype(np.float64)
     return np.divide(num, den, out=np.full(num.shape, np.nan), where=den > 0)
 
+# %% ../../nbs/judges/51_judges.ipynb #e88e80b8
+def read_equivalences(H:np.ndarray, # b x K classifier scores h_k (NaN: no item with k + 1 labels)
+                      Cv:np.ndarray, # b x K curves c_k (NaN likewise)
+                     ) -> tuple:
+    "Algorithm 4 on each row, read only up to the first k where either is undefined: the equivalences and their bounds ('=', '<', '>')."
+    b, K = Cv.shape
+    ok = np.isfinite(Cv) & np.isfinite(H)
+    stop = np.where(ok.all(axis=1), K, np.argmin(ok, axis=1))              # the defined prefix of each row
+    if (stop == 0).any(): raise ValueError("a bootstrap resample has no item with one label or more: its survey equivalence is undefined.")
+    d = np.where(ok, Cv - H, np.nan)
+    cross = (d > 0) & (np.arange(K) >= 1) & (np.arange(K) < stop[:, None])
+    k = np.where(cross.any(axis=1), np.argmax(cross, axis=1), 0)
+    r = np.arange(b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        at = k - 1 + (-d[r, k - 1]) / (d[r, k] - d[r, k - 1])
+    below, crossed = d[:, 0] >= 0, cross.any(axis=1)
+    value = np.where(below, 0.0, np.where(crossed, at, stop - 1.0))
+    return value, np.where(below, "<", np.where(crossed, "=", ">")).astype(object)
+
 # %% ../../nbs/judges/51_judges.ipynb #22d64879
-def _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k):
-    "What a weighted-mean survey equivalence needs, once: K, per-profile scores, each item's profile, the classifier's item scores; None where the curve is not a weighted mean."
+def _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k, cache=None):
+    "What a weighted-mean survey equivalence needs, once: K, per-profile scores (kept in `cache` for the next judge with the same profiles), each item's profile, the classifier's item scores; None where the curve is not a weighted mean."
     from humancert.survey import survey_equivalence as S
     K, how = S._check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", 200, 1)
     comb = S.make_combiner(combiner, ann, None)
@@ -348,7 +367,11 @@ def _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k):
     unit = inv * L + p                                                # (profile, judge label): every item of a unit has the same score
     A = np.zeros((len(prof) * L, 2 * top))                           # unit u: its score in column n_u, a one in column top + n_u
     A[unit, n], A[unit, top + n] = s, 1.0
-    return SimpleNamespace(ann=ann, K=K, comb=comb, scorer=scorer, prof=prof, inv=inv, PS=profile_scores(comb, prof, K, scorer), s=s, n=n,
+    key = (prof.tobytes(), prof.shape, K, comb.name, getattr(comb, 'clip', None), scorer)
+    PS = (cache if cache is not None else {}).get(key)
+    if PS is None: PS = profile_scores(comb, prof, K, scorer)
+    if cache is not None: cache[key] = PS
+    return SimpleNamespace(ann=ann, K=K, comb=comb, scorer=scorer, prof=prof, inv=inv, PS=PS, s=s, n=n,
                            n_out=n_out, A=A, top=top, max_k=max_k, unit=unit, L=L)
 
 def _seq_tallies(st, M, unit=None):
@@ -358,6 +381,8 @@ def _seq_tallies(st, M, unit=None):
     U = np.array([np.bincount(u, m, minlength=nU + 1)[:nU] for m in M]).reshape(len(M), nU)
     return U.reshape(len(M), len(st.prof), st.L).sum(axis=2), U @ st.A
 
+
+# %% ../../nbs/judges/51_judges.ipynb #079edde7
 def _seq_result(st, W, T):
     "The SurveyEquivalence (as survey_equivalence builds it) from the resamples' profile weights W and tallies T."
     from humancert.survey import survey_equivalence as S
@@ -368,11 +393,10 @@ def _seq_result(st, W, T):
     tail = lambda x: x[:, ::-1].cumsum(axis=1)[:, ::-1]                 # sums over the items with n >= j, every j (as _matched)
     sw, w, j = tail(T[:, :st.top]), tail(T[:, st.top:]), np.arange(K) + 1
     H = np.divide(sw[:, j], w[:, j], out=np.full((len(T), K), np.nan), where=w[:, j] > 0)
-    read = [S._read_equivalence(h, lambda lo=0, hi=K, c=c: c[lo:hi], K) for h, c in zip(H, weighted_curves(st.PS, W))]
+    read = read_equivalences(H, weighted_curves(st.PS, W))
     curve = S.PowerCurve(st.comb.name, st.scorer, np.arange(K), values, np.array([int((st.n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
                          "exact", np.zeros(K), 0, S._max_k_cut(st.ann, st.max_k, K, 1))
-    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array([v for v, _ in read], dtype=np.float64),
-                               np.array([b for _, b in read], dtype=object), hk, st.n_out)
+    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, read[0], read[1], hk, st.n_out)
 
 def fast_equivalence(ann:Annotations, # the human labels (the judge's items)
                      pred, # one label per item
@@ -456,7 +480,8 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     enc = {g: _judge_codes(ann, frame, g, sc, W) for g in names}     # every judge's labels encoded (and checked) once
     alt = alt_test(ann, frame, **alt_args) if run_alt else None
     label_seq = not sc["numbers"] and not scale_request(sc["combiner"], sc["scorer"])
-    setups = {g: (st, enc[g][0]) for g in names if label_seq and (st := _seq_setup(enc[g][1], enc[g][2], sc["combiner"], sc["scorer"], n_bootstrap, max_k)) is not None}
+    cache = {}                                                          # per-profile scores, shared by judges with the same items
+    setups = {g: (st, enc[g][0]) for g in names if label_seq and (st := _seq_setup(enc[g][1], enc[g][2], sc["combiner"], sc["scorer"], n_bootstrap, max_k, cache)) is not None}
     full = {g: frame[g].to_numpy() for g in names if enc[g][0].all() and g not in setups}
     shared = (shared_equivalences(ann, full, sc["combiner"], sc["scorer"], n_bootstrap, seed, max_k) if label_seq and len(full) > 1 else None) or {}
     terms, certs, seqs, rows = {}, {}, {}, {}
