@@ -405,8 +405,10 @@ def test_figure_on_two_axes_keeps_agreement_apart():
 
 @pytest.mark.parametrize("combiner", ["plurality", "frequency", "abc"])
 def test_board_survey_equivalence_is_survey_equivalence(combiner):
-    """Each judge's survey equivalence on the board (per-profile scores for plurality and frequency, one shared curve per resample
-    for ABC when no label is missing) equals survey_equivalence called directly on the judge's items with the same seed."""
+    """Each judge's survey equivalence on the board equals survey_equivalence called directly on its items with the same seed, for
+    judges that label every item (per-profile scores for plurality and frequency, one shared curve per resample for ABC) and for
+    ABC with missing labels. Plurality and frequency with missing labels read the judge's items within the board's resamples of all
+    items (the stated change of random stream): each resample's value equals survey_equivalence (no bootstrap) on those items."""
     rng = np.random.default_rng(12)
     wide = _sparse_panel(rng, n_items=160, n_annot=5, p_missing=0.2)
     ann = Annotations.from_wide(wide)
@@ -419,9 +421,17 @@ def test_board_survey_equivalence_is_survey_equivalence(combiner):
         has = J[g].notna().to_numpy()
         one = survey_equivalence(J[g].to_numpy()[has], _take(ann, np.flatnonzero(has), ann.items[has]), combiner, "agreement", n_bootstrap=30, seed=5)
         got = board.equivalences[g]
-        assert (got.value, got.classifier_score) == pytest.approx((one.value, one.classifier_score), abs=1e-12)
-        assert got.sample_bounds.tolist() == one.sample_bounds.tolist() and got.bound == one.bound
-        np.testing.assert_allclose(got.samples, one.samples, atol=1e-9)
+        assert (got.value, got.classifier_score) == pytest.approx((one.value, one.classifier_score), abs=1e-12) and got.bound == one.bound
+        if has.all() or combiner == "abc":
+            assert got.sample_bounds.tolist() == one.sample_bounds.tolist()
+            np.testing.assert_allclose(got.samples, one.samples, atol=1e-9)
+            continue
+        draws = np.random.default_rng(5)                                 # the board's resamples of all 160 items
+        for b in range(30):
+            idx = draws.integers(0, 160, 160)
+            idx = idx[has[idx]]                                          # the judge's items within the resample, repeats kept
+            ref = survey_equivalence(J[g].to_numpy()[idx], _take(ann, idx), combiner, "agreement")
+            assert got.samples[b] == pytest.approx(ref.value, abs=1e-9) and got.sample_bounds[b] == ref.bound
 
 
 def test_tweeteval_survey_equivalence_fast_path():

@@ -6,12 +6,13 @@ Docs: https://humancert.github.io/humancert/judges/judges.html.md"""
 
 # %% auto #0
 __all__ = ['LINEAR_COMBINERS', 'VERDICT_COLUMNS', 'TOLERANCE_GRID', 'TOLERANCE_WARNING', 'item_agreements', 'level_weights',
-           'weight_rows', 'JudgeBoard', 'shared_equivalences', 'profile_scores', 'weighted_curves', 'fast_equivalence',
-           'compare_judges', 'advantage_units', 'clear_majority', 'wilson_interval']
+           'weight_rows', 'JudgeBoard', 'shared_equivalences', 'profile_scores', 'weighted_curves', 'read_equivalences',
+           'fast_equivalence', 'compare_judges', 'advantage_units', 'clear_majority', 'wilson_interval']
 
 # %% ../../nbs/judges/51_judges.ipynb #19175a27
 import sys
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from fastcore.basics import patch
 
@@ -331,7 +332,72 @@ def weighted_curves(S:np.ndarray, # Q x K profile scores
     num, den = W @ np.where(ok, S, 0.0), W @ ok.astype(np.float64)
     return np.divide(num, den, out=np.full(num.shape, np.nan), where=den > 0)
 
+# %% ../../nbs/judges/51_judges.ipynb #e88e80b8
+def read_equivalences(H:np.ndarray, # b x K classifier scores h_k (NaN: no item with k + 1 labels)
+                      Cv:np.ndarray, # b x K curves c_k (NaN likewise)
+                     ) -> tuple:
+    "Algorithm 4 on each row, read only up to the first k where either is undefined: the equivalences and their bounds ('=', '<', '>')."
+    b, K = Cv.shape
+    ok = np.isfinite(Cv) & np.isfinite(H)
+    stop = np.where(ok.all(axis=1), K, np.argmin(ok, axis=1))              # the defined prefix of each row
+    if (stop == 0).any(): raise ValueError("a bootstrap resample has no item with one label or more: its survey equivalence is undefined.")
+    d = np.where(ok, Cv - H, np.nan)
+    cross = (d > 0) & (np.arange(K) >= 1) & (np.arange(K) < stop[:, None])
+    k = np.where(cross.any(axis=1), np.argmax(cross, axis=1), 0)
+    r = np.arange(b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        at = k - 1 + (-d[r, k - 1]) / (d[r, k] - d[r, k - 1])
+    below, crossed = d[:, 0] >= 0, cross.any(axis=1)
+    value = np.where(below, 0.0, np.where(crossed, at, stop - 1.0))
+    return value, np.where(below, "<", np.where(crossed, "=", ">")).astype(object)
+
 # %% ../../nbs/judges/51_judges.ipynb #22d64879
+def _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k, cache=None):
+    "What a weighted-mean survey equivalence needs, once: K, per-profile scores (kept in `cache` for the next judge with the same profiles), each item's profile, the classifier's item scores; None where the curve is not a weighted mean."
+    from humancert.survey import survey_equivalence as S
+    K, how = S._check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", 200, 1)
+    comb = S.make_combiner(combiner, ann, None)
+    prof, inv = S._curve_data(ann)
+    if how != "exact" or comb.name not in LINEAR_COMBINERS or prof.shape[1] * np.log2(K + 2) >= 62: return None
+    S._soft_check(comb, scorer)
+    p, counts, n_out = S._classifier_and_counts(ann, pred, scorer)
+    if np.ndim(p) != 1: return None                                  # probabilities: a score per item, not per (profile, label)
+    s, n = S.item_scores(p, counts, scorer, 1), S.row_sums(counts)
+    top, L = max(int(n.max()), K + 1) + 1, prof.shape[1] + 1
+    unit = inv * L + p                                                # (profile, judge label): every item of a unit has the same score
+    A = np.zeros((len(prof) * L, 2 * top))                           # unit u: its score in column n_u, a one in column top + n_u
+    A[unit, n], A[unit, top + n] = s, 1.0
+    key = (prof.tobytes(), prof.shape, K, comb.name, getattr(comb, 'clip', None), scorer)
+    PS = (cache if cache is not None else {}).get(key)
+    if PS is None: PS = profile_scores(comb, prof, K, scorer)
+    if cache is not None: cache[key] = PS
+    return SimpleNamespace(ann=ann, K=K, comb=comb, scorer=scorer, prof=prof, inv=inv, PS=PS, s=s, n=n,
+                           n_out=n_out, A=A, top=top, max_k=max_k, unit=unit, L=L)
+
+def _seq_tallies(st, M, unit=None):
+    "Per resample (rows of item multiplicities M; `unit`: each item's unit, -1 for none): the profiles' weights (b x Q) and the classifier's score sums and weights by label count (b x 2 top)."
+    nU = len(st.prof) * st.L
+    u = st.unit if unit is None else np.where(unit < 0, nU, unit)       # items outside the judge's go to a last, unread unit
+    U = np.array([np.bincount(u, m, minlength=nU + 1)[:nU] for m in M]).reshape(len(M), nU)
+    return U.reshape(len(M), len(st.prof), st.L).sum(axis=2), U @ st.A
+
+
+# %% ../../nbs/judges/51_judges.ipynb #079edde7
+def _seq_result(st, W, T):
+    "The SurveyEquivalence (as survey_equivalence builds it) from the resamples' profile weights W and tallies T."
+    from humancert.survey import survey_equivalence as S
+    K, Q = st.K, len(st.prof)
+    values = weighted_curves(st.PS, np.bincount(st.inv, minlength=Q)[None].astype(np.float64))[0]
+    hk = S._matched(st.s, st.n, K, None, 1)
+    value, bound = S.equivalence(hk, values)
+    tail = lambda x: x[:, ::-1].cumsum(axis=1)[:, ::-1]                 # sums over the items with n >= j, every j (as _matched)
+    sw, w, j = tail(T[:, :st.top]), tail(T[:, st.top:]), np.arange(K) + 1
+    H = np.divide(sw[:, j], w[:, j], out=np.full((len(T), K), np.nan), where=w[:, j] > 0)
+    read = read_equivalences(H, weighted_curves(st.PS, W))
+    curve = S.PowerCurve(st.comb.name, st.scorer, np.arange(K), values, np.array([int((st.n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
+                         "exact", np.zeros(K), 0, S._max_k_cut(st.ann, st.max_k, K, 1))
+    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, read[0], read[1], hk, st.n_out)
+
 def fast_equivalence(ann:Annotations, # the human labels (the judge's items)
                      pred, # one label per item
                      combiner, # survey equivalence combiner
@@ -341,31 +407,19 @@ def fast_equivalence(ann:Annotations, # the human labels (the judge's items)
                      max_k:int|None, # largest k
                     ):
     "survey_equivalence's result (the same resamples and numbers, to rounding) through per-profile scores; None where the curve is not a weighted mean (ABC, sampled scorers)."
-    from humancert.survey import survey_equivalence as S
-    K, how = S._check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", 200, 1)
-    comb = S.make_combiner(combiner, ann, None)
-    prof, inv = S._curve_data(ann)
-    if how != "exact" or comb.name not in LINEAR_COMBINERS or prof.shape[1] * np.log2(K + 2) >= 62: return None
-    S._soft_check(comb, scorer)
-    p, counts, n_out = S._classifier_and_counts(ann, pred, scorer)
-    s, n, N, Q = S.item_scores(p, counts, scorer, 1), S.row_sums(counts), len(inv), len(prof)
-    PS = profile_scores(comb, prof, K, scorer)
-    values = weighted_curves(PS, np.bincount(inv, minlength=Q)[None].astype(np.float64))[0]
-    hk = S._matched(s, n, K, None, 1)
-    value, bound = S.equivalence(hk, values)
-    rng = np.random.default_rng(check_seed(seed))
-    W, H = np.empty((n_bootstrap, Q)), np.empty((n_bootstrap, K))
-    for b in range(n_bootstrap):                                     # survey_equivalence's resamples, in its order
-        m = np.bincount(rng.integers(0, N, N), minlength=N).astype(np.float64)
-        W[b], H[b] = np.bincount(inv, m, minlength=Q), S._matched(s, n, K, m, 1)
-    read = [S._read_equivalence(h, lambda lo=0, hi=K, c=c: c[lo:hi], K) for h, c in zip(H, weighted_curves(PS, W))]
-    curve = S.PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
-                         how, np.zeros(K), 0, S._max_k_cut(ann, max_k, K, 1))
-    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array([v for v, _ in read]), np.array([b for _, b in read], dtype=object), hk, n_out)
+    st = _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k)
+    if st is None: return None
+    rng, N = np.random.default_rng(check_seed(seed)), len(st.inv)
+    W, T = np.empty((0, len(st.prof))), np.empty((0, 2 * st.top))
+    for b0 in range(0, n_bootstrap, max(1, 2_000_000 // N)):            # survey_equivalence's resamples, in its order, in blocks
+        M = np.array([np.bincount(rng.integers(0, N, N), minlength=N) for _ in range(min(max(1, 2_000_000 // N), n_bootstrap - b0))], dtype=np.float64)
+        w, t = _seq_tallies(st, M)
+        W, T = np.vstack([W, w]), np.vstack([T, t])
+    return _seq_result(st, W, T)
 
 # %% ../../nbs/judges/51_judges.ipynb #5eedd65f
-def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, max_k, notes, seq=None):
-    "Judge g on the items it labelled (`enc`: its `_judge_codes`): the per-item terms of eq. J2, its certificate, its survey equivalence (at the board's scale; `seq` if already computed), its item counts."
+def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, max_k, notes, seq=None, compute_seq=True):
+    "Judge g on the items it labelled (`enc`: its `_judge_codes`): the per-item terms of eq. J2, its certificate, its survey equivalence (at the board's scale; `seq` if already computed; none with `compute_seq` False: the bootstrap computes it), its item counts."
     has, sub, lab, codes, rows, note = enc
     if note: notes.append(note)
     xj, xh, keep = item_agreements(counts, np.where(has, codes, 0), W, rows)
@@ -375,8 +429,7 @@ def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, ma
         try: pred = pred.astype(np.float64)
         except (TypeError, ValueError): raise TypeError(f"`scorer`={sc['scorer']!r} / `combiner`={sc['combiner']!r} score numbers, but judge {g!r} has text labels; use scorer='agreement' with combiner='plurality'.") from None
     else: pred = lab
-    if seq is None and not scale_request(sc['combiner'], sc['scorer']): seq = fast_equivalence(sub, pred, sc['combiner'], sc['scorer'], n_bootstrap, seed, max_k)
-    if seq is None: seq = survey_equivalence(pred, sub, sc["combiner"], sc["scorer"], n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
+    if seq is None and compute_seq: seq = survey_equivalence(pred, sub, sc["combiner"], sc["scorer"], n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
     return (xj, xh, keep & has), cert, seq, {"items": int(has.sum()), "outside": int((codes[has] >= ann.n_classes).sum())}
 
 # %% ../../nbs/judges/51_judges.ipynb #ef086481
@@ -426,12 +479,15 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     alt_args = dict(epsilon=epsilon, score=sc["score"], q=q, min_items_per_annotator=min_items_per_annotator, family=family)
     enc = {g: _judge_codes(ann, frame, g, sc, W) for g in names}     # every judge's labels encoded (and checked) once
     alt = alt_test(ann, frame, **alt_args) if run_alt else None
-    full = {g: frame[g].to_numpy() for g in names if enc[g][0].all()}
     label_seq = not sc["numbers"] and not scale_request(sc["combiner"], sc["scorer"])
-    shared = (shared_equivalences(ann, full, sc["combiner"], sc["scorer"], n_bootstrap, seed, max_k) if label_seq and len(full) > 1 and sc['combiner'] not in LINEAR_COMBINERS else None) or {}
+    cache = {}                                                          # per-profile scores, shared by judges with the same items
+    setups = {g: (st, enc[g][0]) for g in names if label_seq and (st := _seq_setup(enc[g][1], enc[g][2], sc["combiner"], sc["scorer"], n_bootstrap, max_k, cache)) is not None}
+    full = {g: frame[g].to_numpy() for g in names if enc[g][0].all() and g not in setups}
+    shared = (shared_equivalences(ann, full, sc["combiner"], sc["scorer"], n_bootstrap, seed, max_k) if label_seq and len(full) > 1 else None) or {}
     terms, certs, seqs, rows = {}, {}, {}, {}
-    for g in names: terms[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, enc[g], sc, W, counts, delta, seed, n_bootstrap, max_k, notes, shared.get(g))
-    boot = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes)
+    for g in names: terms[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, enc[g], sc, W, counts, delta, seed, n_bootstrap, max_k, notes, shared.get(g), g not in setups)
+    boot, fast = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes, setups)
+    seqs |= fast
     rows = {g: _board_row(rows[g], terms[g], boot[g], alt[g] if run_alt else None, certs[g], seqs[g]) for g in names}
     by = "advantage probability" if run_alt else "agreement"
     s = sc["score"]
@@ -455,9 +511,10 @@ def advantage_units(ann:Annotations, # the human labels, with annotator ids
     e, g = np.nonzero(enough[item, None] & present[item])              # kept (label, judge) pairs
     col, wf = g * K + annot[e], d[e, g] <= 0
     r, c = np.concatenate([item[e], item[e][wf]]), np.concatenate([col, G * K + col[wf]])
-    Z = sparse.csr_matrix((np.ones(len(r), np.float32), (r, c)), shape=(ann.n_items, 2 * G * K))
-    dense = ann.n_items * 2 * G * K <= 25_000_000 and Z.nnz > 0.05 * ann.n_items * 2 * G * K and ann.n_items < 2 ** 24
-    return Z.toarray() if dense else Z
+    I, L = ann.n_items, 2 * G * K
+    if I * L <= 25_000_000 and len(r) > 0.05 * I * L and I < 2 ** 24:     # most annotators label most items: dense, through BLAS
+        return np.bincount(r.astype(np.int64) * L + c, minlength=I * L).astype(np.float32).reshape(I, L)
+    return sparse.csr_matrix((np.ones(len(r), np.float32), (r, c)), shape=(I, L))
 
 # %% ../../nbs/judges/51_judges.ipynb #359c0523
 def _advantages(T, G, K, min_items):
@@ -468,13 +525,20 @@ def _advantages(T, G, K, min_items):
     cnt = tested.sum(axis=2)
     return np.where(cnt > 0, rho.sum(axis=2) / np.maximum(cnt, 1), np.nan)
 
-def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes):
-    "Per judge: percentile intervals of a_J, a_H (eq. J2) and, with `alt_args`, of the advantage probability, from one set of item resamples."
+def _all_units(st, has):
+    "Each item's unit in a judge's survey-equivalence setup (on its items `has`), -1 for an item it did not label."
+    u = np.full(len(has), -1, dtype=np.int64)
+    u[has] = st.unit
+    return u
+
+def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, setups={}):
+    "Per judge: percentile intervals of a_J, a_H (eq. J2) and, with `alt_args`, of the advantage probability; and the survey-equivalence tallies of the judges in `setups` (judge -> (setup, items)), from one set of item resamples."
     rng = np.random.default_rng(seed)
     names, I, G = list(frame.columns), ann.n_items, frame.shape[1]
     Y = np.column_stack([np.column_stack([xj * k, xh * k, k.astype(np.float64)]) for xj, xh, k in (terms[g] for g in names)])
     Z = advantage_units(ann, frame, alt_args["score"]) if alt_args is not None and n_bootstrap else None
-    out = np.full((n_bootstrap, G, 3), np.nan)
+    out, tal = np.full((n_bootstrap, G, 3), np.nan), {g: ([], []) for g in setups}
+    units = {g: (st, _all_units(st, has)) for g, (st, has) in setups.items()}
     step = max(1, min(n_bootstrap, 2_000_000 // max(I, 1)))
     if progress:                                                     # tqdm imported only when a bar is shown
         from tqdm.auto import tqdm
@@ -483,13 +547,17 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes):
         M = np.stack([np.bincount(rng.integers(0, I, I), minlength=I) for _ in range(min(step, n_bootstrap - b0))]).astype(np.float64)
         A = (M @ Y).reshape(len(M), G, 3)
         with np.errstate(invalid="ignore", divide="ignore"): out[b0:b0 + len(M), :, :2] = A[:, :, :2] / A[:, :, 2:]
-        if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(np.asarray(Z.T @ M.T).T if not isinstance(Z, np.ndarray) else M.astype(np.float32) @ Z, G, ann.n_annotators, alt_args["min_items_per_annotator"])
+        if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(np.asarray(Z.T @ M.T).T if not isinstance(Z, np.ndarray) else (Z.T @ M.T.astype(np.float32)).T, G, ann.n_annotators, alt_args["min_items_per_annotator"])
+        for g, (st, u) in units.items():                             # each judge's items within the same resample
+            w, t = _seq_tallies(st, M, u)
+            tal[g][0].append(w); tal[g][1].append(t)
         if progress: bar.update(len(M))
     if progress: bar.close()
     if Z is not None:
         for g, name in enumerate(names):
             if (miss := int(np.isnan(out[:, g, 2]).sum())): notes.append(f"advantage probability interval of {name!r}: {miss} of {n_bootstrap} resamples left out (no annotator kept min_items_per_annotator={alt_args['min_items_per_annotator']} items)")
-    return {name: tuple(_interval(out[:, g, s]) for s in range(3)) for g, name in enumerate(names)}
+    seqs = {g: _seq_result(st, *(np.vstack(x) if x else np.empty((0, d)) for x, d in zip(tal[g], (len(st.prof), 2 * st.top)))) for g, (st, _) in setups.items()}
+    return {name: tuple(_interval(out[:, g, s]) for s in range(3)) for g, name in enumerate(names)}, seqs
 
 # %% ../../nbs/judges/51_judges.ipynb #027b0829
 VERDICT_COLUMNS = ("alt-test passed", "winning rate", "advantage probability", "advantage lo", "advantage hi", "agreement", "agreement lo",

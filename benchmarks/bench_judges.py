@@ -1,0 +1,103 @@
+"""Speed of `compare_judges` against one `alt_test` on the same data, and against the implementation before issue 32, in one run.
+
+    python benchmarks/bench_judges.py [--quick] [--skip-before]      # writes benchmarks/judges.md
+
+Target (issue 32): `compare_judges` within 20x one `alt_test` at 10^5 items x 10 annotators x 5 judges, 200 bootstraps, with the
+same numbers for a fixed seed. The data are bench_alt_test.py's: 4 classes, annotators right with probability 0.55-0.85 and
+missing on 10 % of the items, judges right with probability 0.5-0.9, missing on 5 % and answering "other" on 2 %. A second
+case has judges without missing labels (the board before is run on the first case only). "before" is `humancert/judges/board.py` as of commit 78961fc (alt_test re-run on every
+resample, one survey-equivalence bootstrap per judge), loaded from git and run on the same data; every number of the two
+boards must agree (to 1e-12), or the script fails. `alt_test` best of 3, the boards one run each; wall seconds.
+"""
+import argparse
+import importlib.util
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import humancert
+from humancert.data.annotations import Annotations
+from humancert.judges.alt_test import alt_test
+from humancert.judges.board import compare_judges
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_alt_test import data, best   # noqa: E402
+
+BEFORE = "78961fc"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def board_before():
+    "compare_judges as of commit BEFORE, loaded as a module of the package (its relative imports resolve to today's other parts)."
+    src = subprocess.run(["git", "show", f"{BEFORE}:humancert/judges/board.py"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    spec = importlib.util.spec_from_loader("humancert.judges._board_before", loader=None)
+    mod = importlib.util.module_from_spec(spec)
+    mod.__package__ = "humancert.judges"
+    exec(compile(src, "board_before.py", "exec"), mod.__dict__)
+    return mod.compare_judges
+
+
+def same(new, old, missing):
+    "Largest absolute difference over every number both boards have (NaN where both are NaN counts as equal); with missing judge labels the survey equivalence's interval is left out (the stated change of random stream)."
+    a, b = new.to_frame(), old.to_frame()
+    skip = ("SEQ lo", "SEQ hi") if missing else ()
+    cols = [c for c in b.columns if c in a.columns and c not in skip and pd.api.types.is_numeric_dtype(b[c]) and not pd.api.types.is_bool_dtype(b[c])]
+    x, y = a.loc[b.index, cols].to_numpy(float), b[cols].to_numpy(float)
+    assert (np.isnan(x) == np.isnan(y)).all(), "NaN in different places"
+    assert (a.loc[b.index, "alt-test passed"] == b["alt-test passed"]).all() and (a.loc[b.index, "certified"] == b["certified"]).all()
+    assert list(a.index) == list(b.index), (list(a.index), list(b.index))
+    return float(np.nanmax(np.abs(x - y)))
+
+
+def run(quick, skip_before):
+    cases = [(10_000, 10, 5)] if quick else [(10_000, 10, 5), (100_000, 10, 5)]
+    B = 20 if quick else 200
+    old = None if skip_before else board_before()
+    rows = []
+    for n_items, n_annot, n_judges in cases:
+        wide, judges = data(n_items, n_annot, n_judges)
+        ann = Annotations.from_wide(wide)
+        for missing in (True, False):
+            J = judges if missing else judges.fillna("other")
+            t_alt, _ = best(lambda: alt_test(ann, J, 0.1), 3)
+            t = time.perf_counter(); new = compare_judges(ann, J, n_bootstrap=B, seed=0); t_new = time.perf_counter() - t
+            row = {"items x annotators x judges": f"{n_items:,} x {n_annot} x {n_judges}", "judges' labels": "5 % missing" if missing else "complete",
+                   "bootstraps": B, "alt_test (s)": t_alt, "compare_judges (s)": t_new, "compare_judges / alt_test": t_new / t_alt}
+            if old is not None and missing:                              # the issue's data; the old board takes minutes
+                t = time.perf_counter(); before = old(ann, J, n_bootstrap=B, seed=0); t_old = time.perf_counter() - t
+                row |= {"before (s)": t_old, "before / alt_test": t_old / t_alt, "largest difference": same(new, before, missing)}
+            rows.append(row)
+            print(row, file=sys.stderr)
+    return pd.DataFrame(rows), B
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="one small case with 20 bootstraps, to check the script runs")
+    ap.add_argument("--skip-before", action="store_true", help="do not run the implementation before issue 32 (it takes minutes)")
+    args = ap.parse_args()
+    table, B = run(args.quick, args.skip_before)
+    flags = (" --quick" if args.quick else "") + (" --skip-before" if args.skip_before else "")
+    head = (f"# The judges' board: `compare_judges` vs one `alt_test`, and vs the board before issue 32\n\n"
+            f"Machine: {platform.machine()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end of the run (other jobs "
+            f"share the cores), Python {platform.python_version()}, numpy {np.__version__}, humancert {humancert.__version__}. Wall seconds; "
+            f"`alt_test` best of 3, each board one run, {B} bootstraps, seed 0. Command: `python benchmarks/bench_judges.py{flags}`.\n\n"
+            f"\"before\" is `humancert/judges/board.py` at commit {BEFORE}, run on the same data in the same process; \"largest difference\" is "
+            "the largest absolute difference between the two boards over every number (values and interval ends), checked in the run "
+            "together with the verdicts and the ranking. The target is `compare_judges / alt_test` at most 20 at 10^5 items. With missing judge labels "
+            "the survey equivalence's interval is left out of the comparison: the board now reads each judge's items within its own "
+            "resamples of all the items (a stated change of random stream, tested in tests/test_judges.py), where the board before "
+            "drew each judge's items afresh; every other number, the SEQ itself included, is compared.\n\n")
+    out = Path(__file__).with_name("judges.md")
+    out.write_text(head + table.to_markdown(index=False, floatfmt=".4g") + "\n")
+    print(out.read_text())
+
+
+if __name__ == "__main__":
+    main()
