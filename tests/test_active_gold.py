@@ -80,3 +80,16 @@ def test_sequence_refuses_a_foreign_design():
     with pytest.raises(ValueError, match="`replacement` applies to the plain design"):
         GoldSequence(ann, model, design=active_design(ann, model), replacement=True)
     with pytest.raises(TypeError, match="`design` must be an active design"): GoldSequence(ann, model, design="yes")
+
+
+def test_a_design_of_another_judge_or_other_annotations_is_refused():
+    # found by an independent review: with a design built for judge J, GoldSequence(ann, model, design=...) bet on J's terms and
+    # certified a model at exactly zero lead 200 times in 200; a design built on other annotations with the same ids went through too
+    ann, model, gold = toy()
+    judge = model.copy(); judge.iloc[:50] = gold.iloc[:50]                 # a better judge than the model
+    with pytest.raises(ValueError, match="`design` was built from other annotations or another judge"):
+        GoldSequence(ann, model, design=active_design(ann, judge))
+    same_ids = Annotations.from_counts(pd.DataFrame(np.ones((ann.n_items, 4), int), index=ann.items))
+    with pytest.raises(ValueError, match="`design` was built from other annotations or another judge"):
+        GoldSequence(ann, model, design=active_design(same_ids, model))
+    assert GoldSequence(ann, model, design=active_design(ann, model)).design is not None   # the matching design is taken

@@ -106,3 +106,19 @@ def test_rounding_at_the_end_of_the_pool_is_no_proof():
     rng = np.random.default_rng(5)
     t = stopping_times(rng.permuted(np.broadcast_to(pool, (400, len(pool))), axis=1), pool.mean(), -1, 1, 0.05, len(pool))
     assert np.isfinite(t).mean() <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / 400)   # 400 studies: SE 0.011
+
+
+def test_skipped_labels_are_refused_and_iid_draws_may_repeat():
+    # found by an independent review: a NaN in a batch was dropped silently (a labeller who skips hard items biases the
+    # certificate), and with replacement=True an item drawn again was refused as if drawn without replacement
+    ann, model, gold = toy()
+    seq = GoldSequence(ann, model)
+    batch = gold.iloc[:10].astype(float); batch.iloc[3] = np.nan
+    with pytest.raises(ValueError, match=r"`gold`: 1 label\(s\) are missing"):
+        seq.update(batch)
+    assert not seq.history                                                  # nothing taken from the refused batch
+    iid = GoldSequence(ann, model, replacement=True)
+    iid.update(gold.iloc[:10]); iid.update(gold.iloc[:10])                  # the same items drawn again
+    assert iid.certificate.n_gold == 20
+    with pytest.raises(ValueError, match="already have a gold label"):
+        seq.update(gold.iloc[:5]); seq.update(gold.iloc[:5])

@@ -88,6 +88,15 @@ def active_design(ann:Annotations, # the human labels
     z = f.mean() + (d - f[:, None]) / (N * pi[:, None])     # every term the design can give
     return ActiveDesign(ann.items[keep], pi, f, d, float(z.min()), float(z.max()), floor, mix)
 
+# %% ../../nbs/certification/27_active_gold.ipynb #0a62b8a6
+@patch
+def matches(self:ActiveDesign, ann:Annotations, # the human labels a certificate will use
+            model, # the model a certificate will certify
+           ) -> bool:
+    "True if the design was built from these annotations and this model: the same items and the same D_i(c) for every class."
+    n = ann.to_counts().to_numpy().sum(1)
+    return bool(ann.items[n > 0].equals(self.items) and np.array_equal(differences_by_class(ann, model), self.d))
+
 # %% ../../nbs/certification/27_active_gold.ipynb #670b888a
 def active_terms(design:ActiveDesign, # the design the items were drawn from
                  at, # positions of the drawn items in design.items

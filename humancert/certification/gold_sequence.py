@@ -115,7 +115,7 @@ class SequentialCertificate:
         return pd.DataFrame([self.__dict__]).set_index("n_gold")
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #eb041e5a
-def _check_sequence_args(ann, delta, tau, replacement, cap, seed, design=None):
+def _check_sequence_args(ann, delta, tau, replacement, cap, seed, design=None, model=None):
     "The arguments of GoldSequence, each refused with its name and what it must be."
     check_annotations(ann)
     delta = check_delta(delta)
@@ -123,11 +123,14 @@ def _check_sequence_args(ann, delta, tau, replacement, cap, seed, design=None):
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
     if not isinstance(replacement, bool):
         raise TypeError(f"`replacement` must be True (gold items drawn i.i.d.) or False (without replacement from the items), got {replacement!r}.")
-    if design is not None and not all(hasattr(design, a) for a in ("batch_terms", "items", "lo", "hi")):
+    if design is not None and not all(hasattr(design, a) for a in ("batch_terms", "items", "lo", "hi", "matches")):
         raise TypeError(f"`design` must be an active design (active_design(ann, judge)) or None, got {type(design).__name__}.")
     if design is not None and (replacement or not design.items.isin(ann.items).all()):
         raise ValueError("`design`: " + ("`replacement` applies to the plain design (active draws are always i.i.d.); drop it."
                          if replacement else "its items are not items of `ann`; build it with active_design on the same annotations."))
+    if design is not None and model is not None and not design.matches(ann, model):
+        raise ValueError("`design` was built from other annotations or another judge than `ann` and `model`, so its weighted terms "
+                         "would certify that judge: build it with active_design(ann, model) on the same annotations and model.")
     if isinstance(cap, bool) or not isinstance(cap, (int, float, np.floating)) or not 0 < cap < 1:
         raise ValueError(f"`cap` must be a number strictly between 0 and 1 (the largest share of the capital at risk), got {cap!r}.")
     return delta, float(tau), float(cap), check_seed(seed, int_only=True)
@@ -144,7 +147,7 @@ class GoldSequence:
                  cap:float=0.5, # largest share of the capital a bet risks
                  seed:int=0, # seed of the random order within each batch
                 ):
-        self.delta, self.tau, self.cap, seed = _check_sequence_args(ann, delta, tau, replacement, cap, seed, design)
+        self.delta, self.tau, self.cap, seed = _check_sequence_args(ann, delta, tau, replacement, cap, seed, design, model)
         self.ann, self.model, self.design, self.replacement = ann, hard_predictions(ann, model, "model", outside=True), design, replacement
         self._rng = np.random.default_rng(seed)
         self.labelled = np.zeros(ann.n_items, dtype=bool)     # items whose gold label has been given
@@ -158,10 +161,14 @@ class GoldSequence:
 @patch
 def _plain_terms(self:GoldSequence, gold):
     "D for a batch of new gold items (plain design): repeated, unknown or human-unlabelled items refused."
+    if isinstance(gold, pd.Series) and gold.isna().any():
+        raise ValueError(f"`gold`: {int(gold.isna().sum())} label(s) are missing (NaN, e.g. item(s) {gold.index[gold.isna()][:3].tolist()}); "
+                         "an item drawn and then skipped would bias the certificate (skipped items are often the hard ones): "
+                         "label every item drawn, or leave an item out only if it was never drawn.")
     pos, codes = _check_gold(self.ann, gold, min_gold=1)        # checked, in item order
     back = pd.Index(pos).get_indexer(self.ann.items.get_indexer(gold.index[gold.notna()]))
     pos, codes = pos[back], codes[back]                         # in the order given
-    again = self.labelled[pos]
+    again = self.labelled[pos] & (not self.replacement)   # i.i.d. draws (replacement=True) may repeat an item
     if again.any():
         raise ValueError(f"`gold`: item(s) {self.ann.items[pos[again]][:3].tolist()} already have a gold label from an earlier update; "
                          "each item is labelled once (drawn without replacement): pass only new items.")
