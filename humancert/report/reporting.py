@@ -404,15 +404,12 @@ def _judge_name(ann, model, frame):
 def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k, scorer=None, combiner=None,
                  min_items_per_annotator=30, tolerance=True):
     "The report with a leaderboard (compare_judges) of `judges`, or of the model alone, and each judge's details, when judges or an alt-test epsilon are given."
-    import inspect
     if judges is None and alt_test is None: return rep
     if judges is None:
         if model is None: raise ValueError("`alt_test` needs a judge: pass `model` (a label per item) or `judges` (one column per judge).")
         judges = pd.Series(as_item_aligned(ann, model, "model"), index=ann.items, name="model")
-    takes = inspect.signature(compare_judges).parameters          # the scale options reach the board where it takes them
-    kw = {k: v for k, v in (("scorer", scorer), ("combiner", combiner)) if k in takes and v is not None}
     board = compare_judges(ann, judges, epsilon=alt_test, score=score, delta=delta, n_bootstrap=n_bootstrap, seed=seed, max_k=max_k,
-                           min_items_per_annotator=min_items_per_annotator, **kw)
+                           min_items_per_annotator=min_items_per_annotator, scorer=scorer, combiner=combiner)
     params = rep.parameters | {k: board.parameters.get(k) for k in ("level", "score", "scorer", "combiner")}
     return dataclasses.replace(rep, judges=board, judge_name=_judge_name(ann, model, board.labels), parameters=params,
                                details=_judge_details(board, tolerance),
