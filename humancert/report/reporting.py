@@ -474,7 +474,7 @@ def _runs(k, n):
 # %% ../../nbs/report/80_report.ipynb #b744637b
 def _seq_rows(e):
     lo, hi = e.interval
-    iv = "no interval (n_bootstrap = 0)" if not len(e.samples) else f"95% bootstrap interval [{lo:.2f}, {hi:.2f}] ({len(e.samples)} resamples)"
+    iv = "no interval (n_bootstrap = 0)" if not len(e.samples) else f"95% item-bootstrap percentile interval [{lo:.2f}, {hi:.2f}] ({len(e.samples)} resamples; asymptotic, i.i.d. items)"
     word = {"=": "", "<": "less than ", ">": "more than "}[e.bound]
     K = int(e.curve.k[-1])
     rows = [("equivalence", f"{word}{e.value:.2f}", f"raters; {iv}"),
