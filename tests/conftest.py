@@ -1,4 +1,18 @@
+import pytest
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))   # tests/ helpers (docs_site) importable from test modules
+
+@pytest.fixture(scope="session")
+def mid_table(tmp_path_factory):
+    "50,000 items x about 8 labels (393,011 rows) as Parquet, and the frame: DuckDB needs to spill at 40MB and cannot run at 10MB."
+    import numpy as np
+    import pandas as pd
+    rng = np.random.default_rng(0)
+    n, k = 50_000, 8
+    df = pd.DataFrame({"item": np.repeat(np.arange(n), k), "annotator": rng.integers(0, 200, n * k),
+                       "label": rng.choice(["a", "b"], n * k)}).drop_duplicates(["item", "annotator"])
+    p = tmp_path_factory.mktemp("mid") / "mid.parquet"
+    df.to_parquet(p)
+    return p, df

@@ -375,24 +375,13 @@ def test_fault_boolean_looking_labels_same_in_both_paths(tmp_path, yes, no):
     assert any(l.strip().startswith("L_N") for l in _numbers(mem.stdout))
 
 
-@pytest.fixture(scope="module")
-def mid_table(tmp_path_factory):
-    "50,000 items x about 8 labels (393,011 rows) as Parquet: enough for DuckDB to need its limit at 40MB."
-    rng = np.random.default_rng(0)
-    n, k = 50_000, 8
-    df = pd.DataFrame({"item": np.repeat(np.arange(n), k), "annotator": rng.integers(0, 200, n * k),
-                       "label": rng.choice(["a", "b"], n * k)}).drop_duplicates(["item", "annotator"])
-    p = tmp_path_factory.mktemp("mid") / "mid.parquet"
-    df.to_parquet(p)
-    return p
-
 
 def test_fault_small_memory_limit_spills(mid_table):
     "At 40MB (was: OutOfMemoryException with two threads) DuckDB runs with fewer threads and spills: the report is made."
-    res = cli("report", mid_table, "--format", "long", "--out-of-core", "--memory-limit", "40MB", "--quiet")
+    res = cli("report", mid_table[0], "--format", "long", "--out-of-core", "--memory-limit", "40MB", "--quiet")
     assert res.returncode == 0, res.stderr
 
 
 def test_fault_too_small_memory_limit_is_a_clear_error(mid_table):
-    res = cli("report", mid_table, "--format", "long", "--out-of-core", "--memory-limit", "10MB", "--quiet")
+    res = cli("report", mid_table[0], "--format", "long", "--out-of-core", "--memory-limit", "10MB", "--quiet")
     assert res.returncode == 2 and "--memory-limit" in first_line(res) and "Traceback" not in res.stderr, res.stderr

@@ -86,17 +86,3 @@ def test_help_without_docments_import_in_a_fresh_interpreter():
             "print(before, 'Parameters' in doc, 'fastcore.docments' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[] True False"
-
-
-def test_wheel_ships_stub_and_marker(tmp_path):
-    "A built wheel holds humancert/py.typed and humancert/__init__.pyi (package-data), as type checkers look for them."
-    import shutil, zipfile
-    src = tmp_path / "src"
-    src.mkdir()
-    for name in ("pyproject.toml", "README.md"): shutil.copy(ROOT / name, src)
-    for name in ("humancert", "data"): shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
-    res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(src)],
-                         capture_output=True, text=True)
-    assert res.returncode == 0, res.stderr[-3000:]
-    names = set(zipfile.ZipFile(next(tmp_path.glob("humancert-*.whl"))).namelist())
-    assert {"humancert/py.typed", "humancert/__init__.pyi"} <= names

@@ -13,17 +13,6 @@ from humancert.data.annotations import Annotations
 from humancert.data.tables import profiles_from_table, connect_engine
 
 
-@pytest.fixture(scope="module")
-def mid_table(tmp_path_factory):
-    "50,000 items x about 8 labels (393,011 rows) as Parquet: DuckDB needs to spill at 40MB and cannot run at 10MB."
-    rng = np.random.default_rng(0)
-    n, k = 50_000, 8
-    df = pd.DataFrame({"item": np.repeat(np.arange(n), k), "annotator": rng.integers(0, 200, n * k),
-                       "label": rng.choice(["a", "b"], n * k)}).drop_duplicates(["item", "annotator"])
-    p = tmp_path_factory.mktemp("mid") / "mid.parquet"
-    df.to_parquet(p)
-    return p, df
-
 
 def test_small_limit_spills_like_the_cli(mid_table):
     "At 40MB the API, like the CLI, runs with one thread and spills: the profiles are the in-memory ones."

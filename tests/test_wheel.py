@@ -21,6 +21,7 @@ def test_wheel_ships_data_and_loads(tmp_path):
     for f in ("running_example", "personal_attacks", "credbank", "guessthekarma", "imagenet_real", "imagenet_real_golden", "davidson"):
         assert f"humancert/_data/{f}.csv.gz" in names
     assert "humancert/_data/README.md" in names
+    assert {"humancert/py.typed", "humancert/__init__.pyi"} <= names     # package-data: where type checkers look for them
     for lic in ("surveyequivalence", "reassessed-imagenet", "davidson"): assert f"humancert/_data/LICENSE-{lic}" in names
     assert not any(n.endswith(("make_data.py", "make_imagenet.py")) for n in names)
     # unpack the wheel (what pip would install) and load every dataset from it, away from the checkout
