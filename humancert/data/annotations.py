@@ -6,8 +6,8 @@ Docs: https://humancert.github.io/humancert/data/data.html.md"""
 
 # %% auto #0
 __all__ = ['LEVELS', 'CROWDKIT_COLUMNS', 'tidy_label', 'show_value', 'bools_and_numbers', 'check_labels', 'encode_labels',
-           'row_sums', 'check_level', 'Annotations', 'fresh_seed', 'check_seed', 'seed_used', 'check_annotations',
-           'as_item_aligned', 'hard_predictions', 'soft_predictions', 'with_outside_classes']
+           'row_sums', 'check_level', 'Annotations', 'fresh_seed', 'check_seed', 'seed_used', 'check_confidence',
+           'check_annotations', 'as_item_aligned', 'hard_predictions', 'soft_predictions', 'with_outside_classes']
 
 # %% ../../nbs/data/00_data.ipynb #58c8e80e
 import warnings
@@ -655,6 +655,26 @@ def seed_used(seed, # an int >= 0, or None for a fresh seed
              ) -> int:
     "The int seed a call will use, for its result to record: `seed` itself, or a fresh one for None (a Generator cannot be recorded)."
     return check_seed(seed, name, int_only=True)
+
+# %% ../../nbs/data/00_data.ipynb #83c39a1f
+def check_confidence(confidence, # the confidence level asked for, e.g. 0.95; None takes `default`
+                     delta=None, # the old name: failure probability 1 - confidence (kept working)
+                     default:float=0.95, # the level when neither is given
+                    ) -> float:
+    "The confidence level a call uses, from `confidence` or the old `delta`; a TypeError or ValueError naming the argument otherwise."
+    for name, v in (("confidence", confidence), ("delta", delta)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating))):
+            raise TypeError(f"`{name}` must be a number, got {type(v).__name__} {v!r}.")
+    if delta is not None:
+        if not 0 < delta < 1: raise ValueError(f"`delta` (the failure probability, 1 - confidence) must lie strictly between 0 and 1, got {delta!r}.")
+        if confidence is not None and not np.isclose(confidence, 1 - delta, rtol=0, atol=1e-12):
+            raise ValueError(f"`confidence`={confidence!r} and `delta`={delta!r} disagree: `delta` is the old name for 1 - confidence; give one.")
+        return 1 - float(delta)
+    c = default if confidence is None else float(confidence)
+    if not 0.5 <= c < 1:
+        hint = f" {c!r} looks like a failure probability: pass confidence={1 - c:g} (or delta={c!r})." if 0 < c < 0.5 else ""
+        raise ValueError(f"`confidence` must be a level in [0.5, 1), e.g. 0.95, got {c!r}.{hint}")
+    return c
 
 # %% ../../nbs/data/00_data.ipynb #70ff7e4c
 def check_annotations(ann, # the object to check
