@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, softmax
-from ..data.annotations import check_seed
+from ..data.annotations import check_seed, _level_delta
 
 # %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #ae780e2d
 def _check_gamma(gamma):
@@ -55,7 +55,7 @@ def simulate_annotators(x1, # first feature, seen by annotators and model (any s
                         intercepts=(0.0, 0.0), # one intercept b_j per annotator
                         gamma:float=1.0, # determinism (eq. 6)
                         m:float=0.0, # weight of x2 (eq. 7)
-                        seed=0, # int seed or numpy Generator
+                        seed=0, # int seed, None for a fresh one, or numpy Generator (a bare array records nothing: pass an int to repeat)
                        ) -> np.ndarray:
     "Binary labels of each annotator (axis 0) on every sample, by eq. 7 and 6."
     rng = np.random.default_rng(check_seed(seed))
@@ -155,15 +155,23 @@ def _run_condition(S, b2, gamma, m, noise, rng, n_train=1000, n_test=100, l2=1.0
     return _condition_scores(yte, yhat, pte, pm, oracle) | {"_labels": (yte, yhat, oracle)}
 
 # %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #6fa148ac
+def _record_seed(df, # the result frame
+                 seed, # the seed used: an int, or a numpy Generator
+                ) -> pd.DataFrame:
+    "`df` with the int seed used in `df.attrs['seed']`, to repeat it (None for a numpy Generator, which cannot be recorded)."
+    df.attrs["seed"] = None if isinstance(seed, np.random.Generator) else int(seed)
+    return df
+
 def iaa_experiment1(n_sims:int=100, # simulations (the paper: 100)
-                    seed=0, # int seed or numpy Generator
+                    seed=0, # int seed (recorded in the result's attrs['seed']), None for a fresh one (recorded), or a numpy Generator (nothing recorded)
                     n_train:int=1000, # training samples, split between the two annotators
                     n_test:int=100, # test samples, labelled by both
                    ) -> pd.DataFrame:
     "Experiment 1: identical annotators (b = 0, gamma = 1, m = 0), deterministic model; one row per simulation."
     _check_sims(n_sims); _check_design(n_train, n_test, 2)
-    r = _run_condition(n_sims, 0.0, 1.0, 0.0, False, np.random.default_rng(check_seed(seed)), n_train=n_train, n_test=n_test)
-    return pd.DataFrame({k: v for k, v in r.items() if not k.startswith("_")}).rename_axis("simulation")
+    seed = check_seed(seed)                                              # None: a fresh int, recorded
+    r = _run_condition(n_sims, 0.0, 1.0, 0.0, False, np.random.default_rng(seed), n_train=n_train, n_test=n_test)
+    return _record_seed(pd.DataFrame({k: v for k, v in r.items() if not k.startswith("_")}).rename_axis("simulation"), seed)
 
 # %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #fda110a0
 EXPERIMENT2_GRID = {"b2": (0.0, 0.25, 0.5), "gamma": (1.0, 3.0, 6.0), "m": (0.0, 0.25, 0.5), "model_noise": (False, True)}
@@ -177,15 +185,15 @@ def _experiment2_grid(grid):
 
 # %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #ba1ddc0e
 def iaa_experiment2(n_sims:int=400, # simulations per condition (the paper: 400)
-                    seed=0, # int seed or numpy Generator
+                    seed=0, # int seed (recorded in the result's attrs['seed']), None for a fresh one (recorded), or a numpy Generator (nothing recorded)
                     grid:dict|None=None, # values per factor; default EXPERIMENT2_GRID (54 conditions)
                     n_train:int=1000, # training samples, split between the two annotators
                     n_test:int=100, # test samples, labelled by both
                    ) -> pd.DataFrame:
     "Experiment 2: every combination of b2 (b1 = -b2), gamma, m and model noise; one row per simulation."
     _check_sims(n_sims); _check_design(n_train, n_test, 2)
-    g = _experiment2_grid(grid)
-    rng = np.random.default_rng(check_seed(seed))
+    g, seed = _experiment2_grid(grid), check_seed(seed)                  # None: a fresh int, recorded
+    rng = np.random.default_rng(seed)
     frames = []
     for b2, gamma, m, noise in itertools.product(*(g[k] for k in EXPERIMENT2_GRID)):
         _check_gamma(gamma)
@@ -193,7 +201,7 @@ def iaa_experiment2(n_sims:int=400, # simulations per condition (the paper: 400)
         df = pd.DataFrame({k: v for k, v in r.items() if not k.startswith("_")})
         frames.append(df.assign(b2=b2, gamma=gamma, m=m, model_noise=noise))
     cols = ["b2", "gamma", "m", "model_noise", "iaa_f1", "model_f1", "iaa_kappa", "model_kappa", "annotator_accuracy", "model_accuracy"]
-    return pd.concat(frames, ignore_index=True)[cols].rename_axis("simulation")
+    return _record_seed(pd.concat(frames, ignore_index=True)[cols].rename_axis("simulation"), seed)
 
 # %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #519915a1
 def experiment1_summary(df:pd.DataFrame, # output of iaa_experiment1
@@ -300,18 +308,18 @@ def iaa_general(n_annotators:int=4, # annotators K >= 2
                 n_train:int=1000, # training samples, split among annotators
                 n_test:int=100, # test samples labelled by every annotator
                 intercepts=None, # fixed annotator intercepts, shape (K, C); default drawn N(0, bias^2) per simulation
-                seed=0, # int seed or numpy Generator
+                seed=0, # int seed (recorded in the result's attrs['seed']), None for a fresh one (recorded), or a numpy Generator (nothing recorded)
                ) -> pd.DataFrame:
     "Experiment 1-2 generalised to K annotators and C classes; one row per simulation (macro F1 and kappa)."
     fixed = _check_general(n_sims, gamma, n_annotators, n_classes, n_train, n_test, intercepts)
-    K, C = n_annotators, n_classes
-    rng = np.random.default_rng(check_seed(seed))
+    K, C, seed = n_annotators, n_classes, check_seed(seed)              # None: a fresh int, recorded
+    rng = np.random.default_rng(seed)
     U = np.vstack([np.cos(2 * np.pi * np.arange(C) / C), np.sin(2 * np.pi * np.arange(C) / C)])   # (2, C): class directions
     rows = []
     for _ in range(n_sims):
         b = fixed if intercepts is not None else (rng.normal(0, bias, (K, C)) if bias > 0 else np.zeros((K, C)))
         rows.append(_general_simulation(b, U, scale, m, gamma, n_train, n_test, rng))
-    return pd.DataFrame(rows).assign(n_annotators=K, n_classes=C, gamma=gamma, m=m, bias=bias).rename_axis("simulation")
+    return _record_seed(pd.DataFrame(rows).assign(n_annotators=K, n_classes=C, gamma=gamma, m=m, bias=bias).rename_axis("simulation"), seed)
 
 # %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #1cd3ed33
 def _agreement_bounds(yte):
@@ -357,17 +365,19 @@ def _bridge_row(r, L, u_t, u_e, S_t, S_e, eq2, eq6, delta):
 def iaa_certification(n_sims:int=50, # simulations per condition
                       n_test:int=2000, # test items
                       n_annotators:int=2, # annotators K; intercepts spread evenly over [-b2, b2]
-                      seed=0, # int seed or numpy Generator
+                      seed=0, # int seed (recorded in the result's attrs['seed']), None for a fresh one (recorded), or a numpy Generator (nothing recorded)
                       grid:dict|None=None, # as in iaa_experiment2
-                      delta:float=0.05, # certification level 1 - delta
+                      confidence:float=0.95, # certification level (delta = 1 - confidence)
+                      delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> pd.DataFrame:
     "Per condition of Experiment 2: true oracle accuracies, the certification statistics and S, and the assumption checks."
+    confidence, delta = _level_delta(confidence, delta)
     _check_sims(n_sims)
     K = n_annotators
     if not isinstance(K, (int, np.integer)) or K < 2: raise ValueError(f"`n_annotators` must be an integer >= 2, got {K!r}.")
     _check_design(1000, n_test, K)
-    g = dict(EXPERIMENT2_GRID) | (grid or {})
-    rng = np.random.default_rng(check_seed(seed))
+    g, seed = dict(EXPERIMENT2_GRID) | (grid or {}), check_seed(seed)  # None: a fresh int, recorded
+    rng = np.random.default_rng(seed)
     rows = []
     for b2, gamma, m, noise in itertools.product(*(g[k] for k in EXPERIMENT2_GRID)):
         r = _run_condition(n_sims, b2, gamma, m, noise, rng, n_test=n_test, K=K)
@@ -378,4 +388,4 @@ def iaa_certification(n_sims:int=50, # simulations per condition
         S_t, S_e = _confidences(L, u_t, n_test), _confidences(L, u_e, n_test)
         eq2, eq6 = _assumptions_hold(yte, yhat, oracle, ref_list[0])
         rows.append({"b2": b2, "gamma": gamma, "m": m, "model_noise": noise} | _bridge_row(r, L, u_t, u_e, S_t, S_e, eq2, eq6, delta))
-    return pd.DataFrame(rows).set_index(list(EXPERIMENT2_GRID)).assign(n_annotators=K)
+    return _record_seed(pd.DataFrame(rows).set_index(list(EXPERIMENT2_GRID)).assign(n_annotators=K), seed)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, hard_predictions, check_annotations, tidy_label, as_item_aligned
+from ..data.annotations import Annotations, hard_predictions, check_annotations, tidy_label, as_item_aligned, check_seed
 from .lower import aggregate, METHODS as AGGREGATIONS
 
 # %% ../../nbs/certification/14_assumptions.ipynb #e71deaec
@@ -50,6 +50,7 @@ class AssumptionReport:
     pairs: pd.DataFrame        # eq. 2 per ordered annotator pair: P(i right | j right), P(i right), holds, items
     theorem3: pd.DataFrame     # eq. 6: P(b right | a wrong) against the three readings of 'a wrong label', holds, items
     n_oracle_items: int        # items with an oracle label that entered
+    seed: int | None = None    # the tie-break seed used (drawn fresh for seed=None; None for a numpy Generator): pass it back to repeat
 
     @property
     def theorem1_holds(self) -> bool:
@@ -63,7 +64,9 @@ class AssumptionReport:
                  "holds": bool(self.pairs["holds"].all()), "items": self.n_oracle_items}]
         for r in self.theorem3.itertuples():
             rows.append({"assumption": f"eq. 6, {r.reading}", "left": r.p_right, "right": r.p_wrong, "holds": r.holds, "items": r.items})
-        return pd.DataFrame(rows).set_index("assumption")
+        out = pd.DataFrame(rows).set_index("assumption")
+        out.attrs["seed"] = self.seed                            # the seed used, with the table (not a column of it)
+        return out
     def __repr__(self):
         t3 = "n/a" if self.theorem3.empty else str(bool(self.theorem3["holds"].all()))
         return (f"AssumptionReport(theorem1_holds={self.theorem1_holds}, pairs_holding={self.pairs['holds'].mean():.3f}, "
@@ -144,10 +147,11 @@ def check_assumptions(ann:Annotations, # the human labels (with annotator ids)
                       oracle, # oracle label per item; missing where unknown (only labelled items are used)
                       model=None, # the model's label per item, for eq. 6; None to check eq. 2 only
                       reference="majority", # 'majority', 'plurality', 'weighted', or a label per item: labeller a of eq. 6
-                      seed=0, # seed for tie-breaking in the aggregation
+                      seed=0, # tie-breaks in the aggregation: an int, None for a fresh one (both recorded), or a numpy Generator (nothing recorded)
                      ) -> AssumptionReport:
     "Estimate both sides of the assumptions of Theorem 1 (eq. 2) and Theorem 3 (eq. 6) on items with oracle labels."
     check_annotations(ann, "checking eq. 2 (it compares annotators pairwise)")
+    seed = check_seed(seed)                                       # None: a fresh int, recorded
     codes, known = _oracle_codes(ann, oracle)
     pairs = _eq2_pairs(_rightness(ann, codes, known), ann.annotators)
     t3 = pd.DataFrame(columns=["reading", "p_right", "p_wrong", "holds", "items"])
@@ -155,4 +159,4 @@ def check_assumptions(ann:Annotations, # the human labels (with annotator ids)
         m = hard_predictions(ann, model, "model")
         refc, ok = _reference_on_oracle_items(ann, reference, seed, known)
         t3 = _eq6(m[ok], refc[ok], codes[ok], ann.n_classes)
-    return AssumptionReport(pairs, t3, int(known.sum()))
+    return AssumptionReport(pairs, t3, int(known.sum()), None if isinstance(seed, np.random.Generator) else seed)

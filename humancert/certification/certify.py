@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed
+from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed, _level_delta
 from .upper import KINDS, terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, check_delta, _check_n
@@ -185,7 +185,7 @@ class Certificate:
     certified: bool            # S(method) >= 1 - delta
     score: float               # S of the chosen method
     method: str                # 'hms', 'oms', 'optimal' or 'balanced'
-    delta: float               # requested failure probability; certified at level 1 - delta
+    delta: float               # requested failure probability; certified at level 1 - delta (the `confidence` property)
     tau: float                 # margin claimed
     lower: float               # L_N: model's agreement with the reference
     upper: float               # U_N used (see upper_kind)
@@ -204,6 +204,10 @@ class Certificate:
     upper_counts: np.ndarray | None = field(default=None, repr=False, compare=False)   # items with each of those values
     n_outside: int = 0         # items whose model label no annotator's class is (it agrees with nobody)
 
+    @property
+    def confidence(self) -> float:
+        "The level asked for, 1 - delta: certified means S >= confidence."
+        return round(1 - self.delta, 12)
     @property
     def margin(self) -> float:
         "L_N - U_N."
@@ -351,9 +355,9 @@ def plot(self:Certificate, ax=None):
     return ax
 
 # %% ../../nbs/certification/13_confidence.ipynb #b36c6ccc
-def _check_certify_args(ann, delta, method, upper, tails, seed):
+def _check_certify_args(ann, confidence, delta, method, upper, tails, seed):
+    confidence, delta = _level_delta(confidence, delta)
     if not isinstance(ann, Profiles): check_annotations(ann)
-    delta = check_delta(delta)
     if method not in CONFIDENCE_METHODS: raise ValueError(f"`method` must be one of {list(CONFIDENCE_METHODS)}, got {method!r}.")
     if upper not in KINDS: raise ValueError(f"`upper` must be one of {list(KINDS)}, got {upper!r}.")
     if isinstance(tails, str) and tails == "auto": tails = ("binomial", "betting")
@@ -440,15 +444,16 @@ def _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, 
 def certify(ann:Annotations|Profiles, # the human labels, or their profiles with the model (`profiles(ann, model)`)
             model=None, # the model's label per item (list, array, or Series indexed by item); None with profiles
             reference="majority", # 'majority', 'plurality', 'weighted', or a label per item; profiles: 'majority'
-            delta:float=0.05, # certify at level 1 - delta
+            confidence:float=0.95, # certify at this level: S >= confidence (delta = 1 - confidence)
             method:str="optimal", # how to split the margin: 'hms', 'oms', 'optimal' or 'balanced' (proved at delta for any data)
             tau:float=0.0, # margin to certify
             upper:str="theoretical", # U_N form: 'theoretical' (proved) or 'empirical' (the paper's tables)
-            seed:int=0, # seed of the tie-breaks in the aggregation (recorded)
+            seed:int|None=0, # seed of the tie-breaks in the aggregation; None draws a fresh one (recorded in the result)
             tails="auto", # (lower, upper) tails; 'auto' = ('binomial', 'betting'); ('hoeffding', 'hoeffding') is the paper's
+            delta:float|None=None, # old name: failure probability 1 - confidence; kept working
            ) -> Certificate:
     "Certify whether a model's oracle accuracy exceeds the average annotator's (Theorems 1, 3, 5-7)."
-    delta, tails, seed = _check_certify_args(ann, delta, method, upper, tails, seed)
+    delta, tails, seed = _check_certify_args(ann, confidence, delta, method, upper, tails, seed)
     _check_tau(tau)
     if isinstance(ann, Profiles):
         _check_profiles_call(ann, model, reference)

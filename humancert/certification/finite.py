@@ -10,7 +10,7 @@ __all__ = ['check_delta', 'hoeffding_slack', 'hoeffding_delta', 'upper_bound_at'
 # %% ../../nbs/certification/12_finite_sample.ipynb #db88bc1f
 import numpy as np
 
-from ..data.annotations import Annotations
+from ..data.annotations import Annotations, _level_delta
 from .upper import Bound, upper_terms, upper_weights, EMPIRICAL_NOTE
 from .lower import _check_labels_pair
 
@@ -44,12 +44,13 @@ def hoeffding_delta(n:int, # number of items N
 
 # %% ../../nbs/certification/12_finite_sample.ipynb #56d57f9a
 def upper_bound_at(ann:Annotations, # the annotations
-                   delta:float=0.05, # failure probability
+                   confidence:float=0.95, # the level the bound holds at (delta = 1 - confidence)
                    kind:str="theoretical", # 'theoretical' (Theorem 5 as proved) or 'empirical'
                    weights="flat", # item weighting of U_N^2 (an SPA weighting or one weight per item)
+                   delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> Bound:
-    "Upper bound on the average annotator's oracle accuracy that holds with probability >= 1 - delta (Theorem 5)."
-    delta = check_delta(delta)
+    "Upper bound on the average annotator's oracle accuracy that holds with probability >= confidence (Theorem 5)."
+    confidence, delta = _level_delta(confidence, delta)
     x = upper_terms(ann, kind)
     w = upper_weights(ann, weights)
     n_eff = 1 / float((w ** 2).sum())                   # Hoeffding for a weighted mean: N -> (sum w)^2 / sum w^2
@@ -61,11 +62,12 @@ def upper_bound_at(ann:Annotations, # the annotations
 # %% ../../nbs/certification/12_finite_sample.ipynb #63bd1525
 def lower_bound_at(model, # the model's label per item
                    reference, # the reference label per item, usually aggregate(ann)
-                   delta:float=0.05, # failure probability
+                   confidence:float=0.95, # the level the bound holds at (delta = 1 - confidence)
                    labels=None, # every class either may use; default: the model may only use labels the reference uses
+                   delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> Bound:
-    "Lower bound on the model's oracle accuracy that holds with probability >= 1 - delta (Theorem 6)."
-    delta = check_delta(delta)
+    "Lower bound on the model's oracle accuracy that holds with probability >= confidence (Theorem 6)."
+    confidence, delta = _level_delta(confidence, delta)
     m, r = _check_labels_pair(model, reference, labels)
     L = float((m == r).mean())
     t = hoeffding_slack(len(m), delta)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, check_seed
+from ..data.annotations import Annotations, check_seed, seed_used
 from .upper import upper_bound
 from .lower import aggregate
 from .assumptions import check_assumptions
@@ -106,7 +106,7 @@ class KnownOracleStudy:
     strong: np.ndarray        # strong model's labels
     weak: np.ndarray          # weak model's labels
     curve: pd.DataFrame       # per k annotators: U_N^(t), U_N^(e), L_N of both models, true average accuracy of the k
-    seed: int                 # the seed that made it
+    seed: int                 # the seed that made it (drawn fresh for seed=None): pass it back to repeat
 
     @property
     def accuracy(self) -> pd.Series:
@@ -118,7 +118,9 @@ class KnownOracleStudy:
                                           "weak model": (self.weak == self.oracle).mean()})])
     def to_frame(self) -> pd.DataFrame:
         "Figure 3's curves: per number of annotators K, the bounds and the true average accuracy."
-        return self.curve.copy()
+        out = self.curve.copy()
+        out.attrs["seed"] = self.seed                            # the seed used, with the table (not a column of it)
+        return out
     def __repr__(self):
         acc = self.accuracy
         return (f"KnownOracleStudy(task={self.task!r}, n_items={len(self.oracle)}, n_annotators={self.annotations.n_annotators}, "
@@ -161,11 +163,12 @@ def known_oracle_study(task:str="color", # 'color' (3 classes) or 'shape' (5 cla
                        n_items:int=100, # images, as in the paper
                        n_annotators:int=10, # annotators, as in the paper
                        rho:float=0.1, # share of the counting noise that annotators of an image have in common
-                       seed:int=0, # seed for everything
+                       seed:int|None=0, # seed for everything: an int, or None for a fresh one (recorded in the result)
                       ) -> KnownOracleStudy:
     "Simulate the paper's Color or Shape experiment and compute Figure 3's curves."
     _check_study_args(task, n_items, n_annotators, rho)
-    cfg, rng = TASKS[task], np.random.default_rng(check_seed(seed))
+    seed = seed_used(seed)                                        # an int: the study records it
+    cfg, rng = TASKS[task], np.random.default_rng(seed)
     C = len(cfg["classes"])
     oracle, labels, strong, weak = _simulate_labels(cfg, n_items, n_annotators, rho, rng)
     names = np.asarray(cfg["classes"], dtype=object)

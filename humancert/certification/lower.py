@@ -58,13 +58,14 @@ def _annotator_weights(ann, weights):
 def aggregate(ann:Annotations, # the human labels
               method:str="majority", # 'majority' (strict: more than half), 'plurality' or 'weighted'
               weights=None, # 'weighted' only: per-annotator weights (array, dict or Series); default their agreement with the others
-              seed=0, # int seed or numpy Generator for breaking ties
+              seed=0, # for breaking ties: an int, None for a fresh one (both recorded in the result's attrs['seed']), or a numpy Generator (nothing recorded)
              ) -> pd.Series:
     "One aggregated label per item (missing where the rule gives none: no labels, or no strict majority)."
     check_annotations(ann)
     if method not in METHODS: raise ValueError(f"`method` must be one of {list(METHODS)}, got {method!r}.")
     if weights is not None and method != "weighted": raise ValueError("`weights` only applies to method='weighted'.")
-    rng = np.random.default_rng(check_seed(seed))
+    seed = check_seed(seed)                                       # None: a fresh int, recorded
+    rng = np.random.default_rng(seed)
     counts = np.asarray(ann.counts, dtype=np.float64)
     n = counts.sum(1)
     if method == "weighted":
@@ -78,7 +79,9 @@ def aggregate(ann:Annotations, # the human labels
     has = n > 0
     if method == "majority": has &= counts[np.arange(len(n)), pick] > n / 2
     labels = pd.Series(pd.array(np.asarray(ann.classes, dtype=object)[pick], dtype=object), index=ann.items, name=f"{method} label")
-    return labels.where(has, pd.NA)
+    out = labels.where(has, pd.NA)
+    out.attrs["seed"] = None if isinstance(seed, np.random.Generator) else seed   # the seed used, to repeat the tie-breaks
+    return out
 
 # %% ../../nbs/certification/11_lower_bound.ipynb #33e0712b
 def _label_arrays(model, reference):

@@ -33,6 +33,10 @@ class Bound:
         return (f"Bound(kind={self.kind!r}, value={_g(self.value)}, estimate={_g(self.estimate)}, slack={_g(self.slack)}, "
                 f"delta={_g(self.delta)}, n_items={self.n_items}{', note=' + repr(self.note) if self.note else ''})")
     def __float__(self): return float(self.value)
+    @property
+    def confidence(self) -> float | None:
+        "The level 1 - delta the finite-sample bound holds at; None for the plug-in bound."
+        return None if self.delta is None else round(1 - self.delta, 12)
     def to_frame(self) -> pd.DataFrame:
         "One-row DataFrame indexed by kind."
         return pd.DataFrame([asdict(self)]).set_index("kind")

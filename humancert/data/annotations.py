@@ -667,7 +667,7 @@ def check_confidence(confidence, # the confidence level asked for, e.g. 0.95; No
             raise TypeError(f"`{name}` must be a number, got {type(v).__name__} {v!r}.")
     if delta is not None:
         if not 0 < delta < 1: raise ValueError(f"`delta` (the failure probability, 1 - confidence) must lie strictly between 0 and 1, got {delta!r}.")
-        if confidence is not None and not np.isclose(confidence, 1 - delta, rtol=0, atol=1e-12):
+        if confidence is not None and confidence != default and not np.isclose(confidence, 1 - delta, rtol=0, atol=1e-12):
             raise ValueError(f"`confidence`={confidence!r} and `delta`={delta!r} disagree: `delta` is the old name for 1 - confidence; give one.")
         return 1 - float(delta)
     c = default if confidence is None else float(confidence)
@@ -675,6 +675,11 @@ def check_confidence(confidence, # the confidence level asked for, e.g. 0.95; No
         hint = f" {c!r} looks like a failure probability: pass confidence={1 - c:g} (or delta={c!r})." if 0 < c < 0.5 else ""
         raise ValueError(f"`confidence` must be a level in [0.5, 1), e.g. 0.95, got {c!r}.{hint}")
     return c
+
+def _level_delta(confidence, delta=None, default:float=0.95) -> tuple:
+    "(confidence, delta) for a call: `check_confidence`'s level and 1 - level rounded to 12 decimals (0.95 gives 0.05 as typed)."
+    c = check_confidence(confidence, delta, default)
+    return c, round(1 - c, 12)
 
 # %% ../../nbs/data/00_data.ipynb #70ff7e4c
 def check_annotations(ann, # the object to check

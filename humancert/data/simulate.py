@@ -23,6 +23,7 @@ class Simulation:
     oracle: np.ndarray         # the oracle label of each item
     hard: np.ndarray           # whether each item is hard
     accuracy: np.ndarray       # each annotator's true oracle accuracy, (1-h) a_i + h a_i^hard
+    seed: int | None = None    # the seed used (drawn fresh for seed=None; None for a numpy Generator): pass it back to repeat
 
     @property
     def average_accuracy(self) -> float:
@@ -30,8 +31,10 @@ class Simulation:
         return float(self.accuracy.mean())
     def to_frame(self) -> pd.DataFrame:
         "One row per annotator: true oracle accuracy and number of labels."
-        return pd.DataFrame({"accuracy": self.accuracy, "labels": np.bincount(self.annotations.codes()[1], minlength=len(self.accuracy))},
-                            index=self.annotations.annotators).rename_axis("annotator")
+        out = pd.DataFrame({"accuracy": self.accuracy, "labels": np.bincount(self.annotations.codes()[1], minlength=len(self.accuracy))},
+                           index=self.annotations.annotators).rename_axis("annotator")
+        out.attrs["seed"] = self.seed                            # the seed used, with the table (not a column of it)
+        return out
     def __repr__(self):
         return (f"Simulation(n_items={len(self.oracle)}, n_annotators={len(self.accuracy)}, "
                 f"average_accuracy={self.average_accuracy:.6g}, hard_items={int(self.hard.sum())})")
@@ -67,9 +70,10 @@ def simulate_oracle_labels(n_items:int, # number of items N
                            hard_share:float=0.0, # share of hard items h
                            hard_accuracy=None, # per-annotator accuracy on hard items; default = `accuracy`
                            missing:float=0.0, # probability that an annotator skips an item
-                           seed=0, # int seed or numpy Generator
+                           seed=0, # int seed, None for a fresh one (both recorded in the result), or numpy Generator (nothing recorded)
                           ) -> Simulation:
     "Annotators with known oracle accuracy, positively correlated through shared item difficulty."
+    seed = check_seed(seed)                                       # None: a fresh int, recorded in the result
     rng = _check_sim_args(n_items, n_classes, seed)
     acc = _check_prob(accuracy, "accuracy")
     if len(acc) < 2: raise ValueError(f"`accuracy` gives {len(acc)} annotator; give at least two.")
@@ -82,4 +86,4 @@ def simulate_oracle_labels(n_items:int, # number of items N
     x = np.column_stack([noisy_labels(oracle, np.where(hard, hacc[i], acc[i]), n_classes, rng) for i in range(len(acc))])
     if m > 0: x = np.where(rng.random(x.shape) < m, -1, x)
     ann = Annotations.from_wide(x, missing=-1, labels=list(range(n_classes)))
-    return Simulation(ann, oracle, hard, (1 - h) * acc + h * hacc)
+    return Simulation(ann, oracle, hard, (1 - h) * acc + h * hacc, None if isinstance(seed, np.random.Generator) else seed)

@@ -569,7 +569,9 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
     return item, annotator, label, hard, soft, notes
 
 # %% ../../nbs/report/90_cli.ipynb #ba79bead
-MODEL_OPTIONS = ("delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
+from ..certification.finite import check_delta
+
+MODEL_OPTIONS = ("confidence", "delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
 def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core):
     "Refuse options that contradict each other before anything is read, naming them."
@@ -583,14 +585,20 @@ def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core
     if dataset is not None and out_of_core:
         raise ValueError("--out-of-core reduces INPUT where it lives; a bundled --dataset is read in memory: drop --out-of-core.")
 
-def _check_model_options(hard, soft, delta, n_bootstrap, max_k, clip):
+def _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip):
     "Refuse the options that need a model (or a soft model) when none was given, naming them."
-    opts = dict(zip(MODEL_OPTIONS, (delta, n_bootstrap, max_k, clip)))
+    opts = dict(zip(MODEL_OPTIONS, (confidence, delta, n_bootstrap, max_k, clip)))
     given = [f"--{k.replace('_', '-')}" for k, v in opts.items() if v is not None]
     if hard is None and soft is None and given:
         raise ValueError(f"{given[0]} needs a model: pass --model (a label per item) or --soft-model (probabilities), "
                          f"or drop {', '.join(given)} for the agreement-only report.")
     if clip is not None and soft is None: raise ValueError("--clip applies to the ABC curve of a soft model; pass --soft-model or drop --clip.")
+
+def _check_level_options(confidence, delta):
+    "--confidence and its old name --delta (1 - confidence) are one level: refuse both, check --delta as before."
+    if confidence is not None and delta is not None:
+        raise ValueError("--confidence and --delta name one level (--delta is the old 1 - confidence): give one, e.g. --confidence 0.95.")
+    if delta is not None: check_delta(delta)
 
 # %% ../../nbs/report/90_cli.ipynb #6c7faebe
 def _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
@@ -657,7 +665,8 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            from_name:str=None, # label-studio format: the Choices question to read (default: the only one in INPUT)
            model:str=None, # the model's labels: a column of INPUT or a file (item id, label); label-studio: a model version; with --dataset a bundled classifier's name
            soft_model:str=None, # the model's probabilities: column(s) of INPUT, comma-separated, or a file (item id, one column per class, named after it); one column for two classes is P(the second class) unless named after a class
-           delta:float=None, # certify at level 1 - delta (default 0.05; the split is chosen from the data, so 1 - 2 delta is proved); needs a model
+           confidence:float=None, # certify at this level (default 0.95; the split is chosen from the data, so 2 confidence - 1 is proved); needs a model
+           delta:float=None, # the old name: certify at level 1 - delta; give --confidence or --delta, not both
            n_bootstrap:int=None, # bootstrap resamples of items for the survey-equivalence interval (default 200); needs a model
            max_k:int=None, # largest survey size on the power curve (default: most labels on an item - 1); needs a model
            clip:float=None, # ABC probability floor, e.g. 0.01 (default none, the paper's ABC); needs a soft model
@@ -687,19 +696,20 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
                             out_of_core, memory_limit, quiet))
     ann, hard, soft = _with_level(case.ann, level, labels is not None), case.hard, case.soft
-    _check_model_options(hard, soft, delta, n_bootstrap, max_k, clip)
+    _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip)
+    _check_level_options(confidence, delta)
     _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
     _check_scale_options(ann, scorer, combiner)
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
-    common = (case.title, 0.05 if delta is None else delta, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
+    common = (case.title, 0.95 if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr.isatty(), case.notes)
     if out_of_core:
         rep = report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels),
-                                *common, memory_limit=memory_limit or "2GB")
+                                *common, memory_limit=memory_limit or "2GB", delta=delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
-                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items)
+                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
     return _finish(rep, out, force, quiet)
 

@@ -163,6 +163,14 @@ class Report:
     judge_name: str | None = None      # the judge the certificate, survey equivalence and annotators' model column describe (None: the model is no judge)
     details: dict | None = None        # per judge: confusion, class metrics, disagreements, per-annotator alt-test; the tolerance sweep
 
+    @property
+    def confidence(self) -> float:
+        "The level asked for, 1 - delta (`parameters['delta']`)."
+        return round(1 - self.parameters["delta"], 12)
+    @property
+    def seed(self) -> int:
+        "The seed every random step used (`parameters['seed']`; drawn fresh for seed=None): pass it back to repeat the report."
+        return self.parameters["seed"]
     def __repr__(self):
         parts = [f"Report({self.title!r}: {int(self.shape['items'])} items"]
         if self.certificate is not None:
@@ -230,10 +238,13 @@ def _scale_survey(x, ann, n_bootstrap, seed, max_k, progress, notes, scorer, com
         return None
 
 # %% ../../nbs/report/80_report.ipynb #655e4532
-def _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotators):
+from ..data.annotations import _level_delta
+
+def _check_report_args(ann, confidence, delta, n_bootstrap, max_k, clip, seed, top_annotators):
+    "(delta, seed) of a report call: the failure probability 1 - confidence and the int seed used (a fresh one for None)."
+    _, delta = _level_delta(confidence, delta)
     if ann is not None: check_annotations(ann)   # None: a table, checked as it is read
-    check_delta(delta)
-    check_seed(seed, int_only=True)
+    seed = check_seed(seed, int_only=True)
     check_top(top_annotators)
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
         raise ValueError(f"`n_bootstrap` must be an integer >= 0, got {n_bootstrap!r}.")
@@ -241,6 +252,7 @@ def _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotator
         raise ValueError(f"`max_k` must be an integer >= 1 or None, got {max_k!r}.")
     if clip is not None and (isinstance(clip, bool) or not isinstance(clip, (int, float)) or not 0 <= clip < 0.5):
         raise ValueError(f"`clip` must be a probability floor in [0, 0.5) or None, got {clip!r}.")
+    return delta, seed
 
 # %% ../../nbs/report/80_report.ipynb #8bb49b5f
 _NO_PRECEDENT = ("ABC gives probability 0 to a label that occurs in the data or a bootstrap resample (cross-entropy -inf): "
@@ -428,9 +440,9 @@ def make_report(ann:Annotations, # the human labels
                 model=None, # the model's label per item (Series indexed by item, or in item order)
                 soft_model=None, # the model's class probabilities per item (items x classes; two classes: P(second class))
                 title:str="labels", # what is analysed, for the headings
-                delta:float=0.05, # certify at level 1 - delta
+                confidence:float=0.95, # certify at this level (delta = 1 - confidence)
                 n_bootstrap:int=200, # bootstrap samples of items for the survey-equivalence interval
-                seed=0, # seed of every random step (tie-breaks, bootstrap)
+                seed=0, # seed of every random step (tie-breaks, bootstrap); None draws a fresh one (recorded in `parameters`)
                 max_k:int|None=None, # largest survey size on the power curve; default (most labels on an item) - 1
                 clip:float|None=None, # ABC probability floor; default none (the paper's ABC)
                 progress:bool=False, # progress bar over the bootstrap
@@ -443,9 +455,10 @@ def make_report(ann:Annotations, # the human labels
                 score=None, # the alternative annotator test's score: 'accuracy', 'neg_rmse', 'neg_mae'; default neg_mae for numeric ratings, else accuracy
                 min_items_per_annotator:int=30, # the alternative annotator test tests an annotator with at least this many items
                 tolerance:bool=True, # with alt_test: sweep epsilon for the smallest at which each judge passes (descriptive)
+                delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                ) -> Report:
     "Agreement, bounds, certificate and survey equivalence of a model against human labels, with the assumptions."
-    _check_report_args(ann, delta, n_bootstrap, max_k, clip, seed, top_annotators)
+    delta, seed = _check_report_args(ann, confidence, delta, n_bootstrap, max_k, clip, seed, top_annotators)
     if (judges is not None or alt_test is not None) and scorer is None and combiner is None and soft_model is None:
         scorer, combiner = _judge_scale(ann, model if judges is None else judges)     # the judges' scale in every section
     rep = _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators,
@@ -946,9 +959,9 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       soft_model=None, # the model's class probabilities: a DataFrame indexed by item, one column per class
                       labels=None, # class order; default the sorted labels found
                       title:str="labels", # what is analysed, for the headings
-                      delta:float=0.05, # certify at level 1 - delta
+                      confidence:float=0.95, # certify at this level (delta = 1 - confidence)
                       n_bootstrap:int=200, # bootstrap samples of items for the survey-equivalence interval
-                      seed=0, # seed of every random step
+                      seed=0, # seed of every random step; None draws a fresh one (recorded in `parameters`)
                       max_k:int|None=None, # largest survey size on the power curve
                       clip:float|None=None, # ABC probability floor
                       progress:bool=False, # progress bars: the bootstrap's (tqdm) and, on a terminal, DuckDB's for queries over 2 s
@@ -957,12 +970,13 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       memory_limit:str="2GB", # DuckDB's memory limit (it spills to disk beyond it)
                       threads:int|None=None, # DuckDB threads; default all cores
                       temp_directory:str|None=None, # where DuckDB spills beyond the limit
+                      delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> Report:
     "`make_report` for a long table of any size: counts, agreement and the per-annotator sums are computed where the table lives; only per-item counts reach Python."
     from humancert.data.tables import open_table, table_counts, check_table_args       # DuckDB loads only for a table
     from humancert.agreement.at_scale import table_summary, annotator_table
     column = _model_column(model, soft_model)
-    _check_report_args(None, delta, n_bootstrap, max_k, clip, seed, top_annotators)
+    delta, seed = _check_report_args(None, confidence, delta, n_bootstrap, max_k, clip, seed, top_annotators)
     check_table_args(item, annotator, label, False)
     lf, classes = open_table(source, {"item": item, "annotator": annotator, "label": label, "model": column}, labels,
                         memory_limit, threads, temp_directory, progress)

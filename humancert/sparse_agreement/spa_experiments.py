@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, check_annotations, check_seed
+from ..data.annotations import Annotations, check_annotations, check_seed, seed_used
 from .spa import WEIGHTINGS
 from .spa_variance import item_agreement_variance
 
@@ -40,7 +40,7 @@ class SPAVarianceStudy:
     dataset: str             # name of the data
     grid: np.ndarray         # numbers of labels m at which SPA was recorded
     values: np.ndarray       # SPA, shape (rounds, len(grid), 6 weightings)
-    seed: int                # seed of the random orders
+    seed: int                # seed of the random orders (drawn fresh for seed=None): pass it back to repeat
 
     @property
     def rounds(self) -> int: return self.values.shape[0]
@@ -62,7 +62,9 @@ def relative(self:SPAVarianceStudy) -> pd.DataFrame:
 @patch
 def to_frame(self:SPAVarianceStudy) -> pd.DataFrame:
     "Variance of SPA over rounds: one row per (labels, weighting)."
-    return self.variance().stack().rename("variance").rename_axis(["labels", "weighting"]).to_frame()
+    out = self.variance().stack().rename("variance").rename_axis(["labels", "weighting"]).to_frame()
+    out.attrs["seed"] = self.seed                                # the seed used, with the table (not a column of it)
+    return out
 
 # %% ../../nbs/sparse_agreement/22_spa_experiments.ipynb #f8cb3944
 def _curve_sums(values):
@@ -151,7 +153,7 @@ def _progress(it, desc, progress):
 def spa_variance_study(ann:Annotations, # the full sparse annotations; their labels are the pool
                        grid, # numbers of labels m at which to record SPA (increasing, at most the number of labels)
                        rounds:int=300, # random orders of the labels
-                       seed:int=0, # seed
+                       seed:int|None=0, # seed of the random orders: an int, or None for a fresh one (recorded in the result)
                        name:str="data", # label for plots
                        progress:bool=False, # show a tqdm progress bar if tqdm is installed
                       ) -> SPAVarianceStudy:
@@ -163,7 +165,8 @@ def spa_variance_study(ann:Annotations, # the full sparse annotations; their lab
     _check_study_args(grid, rounds, total)
     I, C = ann.n_items, ann.n_classes
     key = item.astype(np.int64) * C + label
-    rng = np.random.default_rng(check_seed(seed))
+    seed = seed_used(seed)                                        # an int: the study records it
+    rng = np.random.default_rng(seed)
     out = np.empty((rounds, len(grid), len(WEIGHTINGS)))
     for r in _progress(range(rounds), f"{name}: rounds", progress):
         out[r] = _one_order(key[rng.permutation(total)[: grid[-1]]], grid, I, C)

@@ -200,13 +200,15 @@ def seq_by_reference(pred, # the classifier's labels (for dmi/agreement) and/or 
                      states=None, # true states (class codes), for SEQ*; None when unknown
                      max_k:int|None=None, # largest survey size (must leave r raters for the largest r)
                      max_subsets:int=100, # random draws per k
-                     seed=0, # seed of the draws: an int, a numpy Generator, or None (fresh entropy, one for every row)
+                     seed=0, # seed of the draws: an int or None (fresh entropy, one for every row), recorded in the result's attrs['seed']; or a numpy Generator (nothing recorded)
                      combiners:dict|None=None, # scorer -> combiner, overriding the defaults (plurality; ABC for cross-entropy)
                     ) -> pd.DataFrame:
     "SEQ^r for each panel size r and scorer (DMI and agreement with plurality, cross-entropy with ABC), and SEQ* if states are given."
     if not isinstance(pred, dict) or not pred or any(k not in _PAIRS for k in pred):
         raise ValueError(f"`pred` must be a dict from scorers {list(_PAIRS)} to the classifier's predictions for that scorer.")
     pairs = _PAIRS | (combiners or {})
-    seed, _ = _resolve_seed(seed)                                       # None: one fresh seed shared by every row
-    return pd.DataFrame([row for scorer, p in pred.items()
-                         for row in _reference_rows(scorer, p, pairs[scorer], ann, rs, states, max_k, max_subsets, seed)])
+    seed, used = _resolve_seed(seed)                                    # None: one fresh seed shared by every row
+    out = pd.DataFrame([row for scorer, p in pred.items()
+                        for row in _reference_rows(scorer, p, pairs[scorer], ann, rs, states, max_k, max_subsets, seed)])
+    out.attrs["seed"] = used                                             # the seed used, to repeat the draws (None for a Generator)
+    return out
