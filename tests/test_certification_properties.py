@@ -122,12 +122,12 @@ def test_finite_sample_bounds_by_hand():
     x = s.annotations.to_wide().to_numpy(dtype=float)
     ones = (x == 1).sum(1); n = (x >= 0).sum(1)
     u2 = ((ones ** 2 + (n - ones) ** 2) / n ** 2).mean()
-    ub = upper_bound_at(s.annotations, 0.01)
+    ub = upper_bound_at(s.annotations, confidence=0.99)
     assert ub.value == pytest.approx(min(1.0, np.sqrt(u2 + t)), abs=1e-12) and ub.estimate == pytest.approx(np.sqrt(u2), abs=1e-12)
     ref = np.where(ones * 2 > n, 1, np.where(ones * 2 < n, 0, -1))    # three labels each: never a tie
     assert (ref >= 0).all()
     ref_pkg = aggregate(s.annotations, "plurality").to_numpy()
-    lb = lower_bound_at(ref_pkg, s.oracle, 0.01)
+    lb = lower_bound_at(ref_pkg, s.oracle, confidence=0.99)
     assert lb.value == pytest.approx(max(0.0, (ref == s.oracle).mean() - t), abs=1e-12)
 
 

@@ -202,7 +202,7 @@ def test_upper_bound_defaults_to_the_proved_form():
     assert e.value == pytest.approx(np.sqrt(7 / 9), abs=1e-12)
     assert "equally accurate" in repr(e) and "eq. 2" in e.note
     assert "note" not in repr(upper_bound(ann))
-    assert "equally accurate" in upper_bound_at(ann, 0.05, "empirical").note
+    assert "equally accurate" in upper_bound_at(ann, 0.95, "empirical").note
 
 
 # ---- ABC's prior, counted ----------------------------------------------------------------------------------------------

@@ -28,10 +28,10 @@ def _check_ci(ci_method, confidence, n_bootstrap, seed, population):
         raise ValueError(f"`confidence` must be a number strictly between 0 and 1 (e.g. 0.95), got {confidence!r}.")
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 2:
         raise ValueError(f"`n_bootstrap` must be an integer >= 2 (resamples of the items), got {n_bootstrap!r}.")
-    check_seed(seed)
     if population is not None and (isinstance(population, bool) or not isinstance(population, (int, float, np.number))
                                    or np.isnan(population) or population <= 0):
         raise ValueError(f"`population` must be None (an infinite population) or the number of items in the population (> 0), got {population!r}.")
+    return check_seed(seed)                                           # the seed used: a fresh int for None, to record
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #518bbbf5
 def _check_interval_items(ci_method, m):
@@ -160,9 +160,9 @@ def _bootstrap_t(value_se, # item indices (length n, with repeats) -> (coefficie
     return float(se), (float(value - hi * se), float(min(1.0, value - lo * se)))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #411fba17
-def _result(measure, value, observed, expected, n_items, n_labels, se=None, ci=None, ci_method=None, confidence=None):
-    return Agreement(measure, float(value), float(observed), float(expected), int(n_items), int(n_labels),
-                     None if se is None else float(se), ci, ci_method, confidence)
+def _result(measure, value, observed, expected, n_items, n_labels, se=None, ci=None, ci_method=None, confidence=None, seed=None):
+    return Agreement(measure, float(value), float(observed), float(expected), int(n_items), int(n_labels), None if se is None else float(se),
+                     ci, ci_method, confidence, seed if ci_method in ("bootstrap", "bca", "bootstrap_t") and isinstance(seed, int) else None)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #d69d5e67
 def _undefined(measure, why):
@@ -227,7 +227,7 @@ def _family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population):
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #7e1b4053
 def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population):
     check_annotations(ann)
-    _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    seed = _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     C = ann.n_classes
     if C < 2: raise _undefined(measure, f"there is one class ({ann.classes[0]!r})")
     W = agreement_weights(C, weights)
@@ -248,7 +248,7 @@ def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootst
             return (a - e) / (1 - e) if e < 1 else np.nan
         se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure + _weights_name(weights), value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method,
-                   None if ci_method is None else confidence)
+                   None if ci_method is None else confidence, seed)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f04edbbf
 def _family_value_se(c, n, two, pa_i, W, kind, chance, population):
@@ -270,7 +270,7 @@ def fleiss_kappa_at(ann, # the annotations (missing labels allowed): Annotations
                 ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                seed:int=0, # seed of the bootstrap
+                seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                ) -> Agreement:
@@ -286,7 +286,7 @@ def gwet_ac(ann, # the annotations (missing labels allowed): Annotations, or an 
             ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                seed:int=0, # seed of the bootstrap
+                seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
            ) -> Agreement:
@@ -300,7 +300,7 @@ def brennan_prediger(ann, # the annotations (missing labels allowed): Annotation
                      ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                seed:int=0, # seed of the bootstrap
+                seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                     ) -> Agreement:
@@ -356,13 +356,13 @@ def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annot
                           ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                seed:int=0, # seed of the bootstrap
+                seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                          ) -> Agreement:
     "Krippendorff's alpha (Krippendorff 2011) at a level of measurement or with a metric, from the coincidence matrix of counts."
     ann = as_annotations(ann, raters_in_rows)
-    _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    seed = _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     level = ann.level if level is None else level
     if metric is not None and not callable(metric):
         raise TypeError(f"`metric` must be a callable metric(a, b) -> squared difference, got {type(metric).__name__}.")
@@ -388,7 +388,7 @@ def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annot
             return 1 - a / b if b > 0 else np.nan
         se, ci = _bootstrap(stat, int(keep.sum()), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
     return _result(measure, value, 1 - d_o / m, 1 - d_e / m, int(keep.sum()), int(n_c.sum()), se, ci, ci_method,
-                   None if ci_method is None else confidence)
+                   None if ci_method is None else confidence, seed)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #ec9687f8
 def _alpha_variance(counts, level, values, metric, population):
@@ -518,11 +518,11 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
                 ci_method:str|None=None, # None, "analytic" (Fleiss-Cohen-Everitt ASE), "bootstrap", "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                seed:int=0, # seed of the bootstrap
+                seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 raters_in_rows:bool=False, # with `b` None: True when the table's two rows are the raters
                ) -> Agreement:
     "Cohen's kappa of two raters (Cohen 1968), weighted if asked, on the items both labelled, with an optional interval."
-    _check_ci(ci_method, confidence, n_bootstrap, seed, None)
+    seed = _check_ci(ci_method, confidence, n_bootstrap, seed, None)
     if b is None: a, b, labels = _two_from_table(a, raters_in_rows, labels)
     else: _check_no_orientation(raters_in_rows)
     ca, cb, classes = _two_raters(a, b, labels)
@@ -548,7 +548,7 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
             o, e, *_ = _cohen_from(_confusion(ca, cb, C, w), W)
             return (o - e) / (1 - e) if e < 1 else np.nan
         se, ci = _bootstrap(stat, len(ca), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
-    return _result(measure, value, po, pe, len(ca), 2 * len(ca), se, ci, ci_method, None if ci_method is None else confidence)
+    return _result(measure, value, po, pe, len(ca), 2 * len(ca), se, ci, ci_method, None if ci_method is None else confidence, seed)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f3cbf53a
 def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
@@ -558,12 +558,12 @@ def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
              ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                seed:int=0, # seed of the bootstrap
+                seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # with `b` None: True when the table's two rows are the raters
             ) -> Agreement:
     "Scott's pi of two raters (Gwet 2014 ch. 2-3), weighted if asked, on the items both labelled."
-    _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    seed = _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     if b is None: a, b, labels = _two_from_table(a, raters_in_rows, labels)
     else: _check_no_orientation(raters_in_rows)
     ca, cb, classes = _two_raters(a, b, labels)
@@ -614,13 +614,13 @@ def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items
                  ci_method:str|None=None, # None (no interval), "analytic" (the published variance), "bootstrap" (items resampled), "bca" or "bootstrap_t"
                 confidence:float=0.95, # the interval's confidence level
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                seed:int=0, # seed of the bootstrap
+                seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                 ) -> Agreement:
     "Conger's kappa (Gwet 2014 ch. 2-3): Fleiss' observed agreement, chance from each rater's own class shares, with an optional interval."
     ann = check_annotations(as_annotations(ann, raters_in_rows), "conger_kappa")
-    _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    seed = _check_ci(ci_method, confidence, n_bootstrap, seed, population)
     C = ann.n_classes
     W = agreement_weights(C, weights)
     L = _wide_codes(ann)
@@ -654,7 +654,7 @@ def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items
             a, e = value_of(w)
             return (a - e) / (1 - e) if e < 1 else np.nan
         se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
-    return _result(measure, value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method, None if ci_method is None else confidence)
+    return _result(measure, value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method, None if ci_method is None else confidence, seed)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #b7c2e1a4
 def _pair_cells(L, # items x annotators class codes, -1 where not labelled
@@ -698,12 +698,12 @@ def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotato
                      ci_method:str|None=None, # None, "bootstrap" (items resampled) or "bca"; no analytic variance is published
                      confidence:float=0.95, # the interval's confidence level
                      n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                     seed:int=0, # seed of the bootstrap
+                     seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                      raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                     ) -> Agreement:
     "The mean of (weighted) Cohen's kappa over annotator pairs sharing two or more items, each pair on its common items."
     ann = check_annotations(as_annotations(ann, raters_in_rows), "cohen_kappa_mean")
-    _check_ci(ci_method, confidence, n_bootstrap, seed, None)
+    seed = _check_ci(ci_method, confidence, n_bootstrap, seed, None)
     if ci_method in ("analytic", "bootstrap_t"):
         raise ValueError(f"`ci_method`={ci_method!r}: the mean over annotator pairs has no published variance; use ci_method='bootstrap' or 'bca'.")
     _check_interval_items(ci_method, int((ann.n_labels >= 2).sum()))
@@ -728,7 +728,7 @@ def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotato
                             estimate=value if ci_method == "bca" else None)
     has = ann.n_labels >= 2
     return _result(measure, value, po, pe, int(has.sum()), int(ann.n_labels[has].sum()), se, ci, ci_method,
-                   None if ci_method is None else confidence)
+                   None if ci_method is None else confidence, seed)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #c7764c07
 def _coverage_population(C:int=5, acc:float=0.6, pi=(0.1, 0.2, 0.4, 0.2, 0.1)):

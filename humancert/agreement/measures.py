@@ -36,6 +36,7 @@ class Agreement:
     ci: tuple|None = None         # (low, high) confidence interval
     ci_method: str|None = None    # 'analytic' or 'bootstrap'
     confidence: float|None = None # the interval's confidence level, e.g. 0.95
+    seed: int|None = None         # the bootstrap's seed (drawn fresh for seed=None): pass it back to repeat; None without a bootstrap
 
     def __repr__(self):
         ci = "" if self.ci is None else (f", se={_g(self.se)}, ci=({_g(self.ci[0])}, {_g(self.ci[1])}), "
@@ -44,7 +45,7 @@ class Agreement:
                 f"expected={_g(self.expected)}, n_items={self.n_items}, n_labels={self.n_labels}{ci})")
     def to_frame(self) -> pd.DataFrame:
         "One-row DataFrame indexed by measure (the interval as ci_low, ci_high; NaN where none was asked for)."
-        row = asdict(self)
+        row = {k: v for k, v in asdict(self).items() if k != "seed" or v is not None}   # a seed only where a bootstrap drew
         lo, hi = row.pop("ci") or (np.nan, np.nan)
         row.update(se=np.nan if self.se is None else self.se, ci_low=lo, ci_high=hi)
         return pd.DataFrame([row]).set_index("measure")
@@ -182,7 +183,7 @@ def fleiss_kappa(ann, # the annotations: Annotations, or an items x raters table
                  ci_method:str|None=None, # None (no interval), "analytic" (Gwet 2014), "bootstrap", "bca" or "bootstrap_t" (notebook 07)
                  confidence:float=0.95, # the interval's confidence level
                  n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                 seed:int=0, # seed of the bootstrap
+                 seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                  population:float|None=None, # items in the population (finite-population factor); None: infinite
                  raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                 ) -> Agreement:
@@ -206,7 +207,7 @@ def krippendorff_alpha(ann, # the annotations (missing labels allowed): Annotati
                        ci_method:str|None=None, # None (no interval), "analytic" (Gwet 2014), "bootstrap", "bca" or "bootstrap_t" (notebook 07)
                        confidence:float=0.95, # the interval's confidence level
                        n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
-                       seed:int=0, # seed of the bootstrap
+                       seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                        population:float|None=None, # items in the population (finite-population factor); None: infinite
                        raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                       ) -> Agreement:

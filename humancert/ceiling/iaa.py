@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, softmax
-from ..data.annotations import check_seed, _level_delta
+from ..data.annotations import check_seed, level_and_delta
 
 # %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #ae780e2d
 def _check_gamma(gamma):
@@ -371,7 +371,7 @@ def iaa_certification(n_sims:int=50, # simulations per condition
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> pd.DataFrame:
     "Per condition of Experiment 2: true oracle accuracies, the certification statistics and S, and the assumption checks."
-    confidence, delta = _level_delta(confidence, delta)
+    confidence, delta = level_and_delta(confidence, delta)
     _check_sims(n_sims)
     K = n_annotators
     if not isinstance(K, (int, np.integer)) or K < 2: raise ValueError(f"`n_annotators` must be an integer >= 2, got {K!r}.")

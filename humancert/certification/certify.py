@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed, _level_delta
+from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed, level_and_delta
 from .upper import KINDS, terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, check_delta, _check_n
@@ -356,7 +356,7 @@ def plot(self:Certificate, ax=None):
 
 # %% ../../nbs/certification/13_confidence.ipynb #b36c6ccc
 def _check_certify_args(ann, confidence, delta, method, upper, tails, seed):
-    confidence, delta = _level_delta(confidence, delta)
+    confidence, delta = level_and_delta(confidence, delta)
     if not isinstance(ann, Profiles): check_annotations(ann)
     if method not in CONFIDENCE_METHODS: raise ValueError(f"`method` must be one of {list(CONFIDENCE_METHODS)}, got {method!r}.")
     if upper not in KINDS: raise ValueError(f"`upper` must be one of {list(KINDS)}, got {upper!r}.")

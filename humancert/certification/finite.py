@@ -10,7 +10,7 @@ __all__ = ['check_delta', 'hoeffding_slack', 'hoeffding_delta', 'upper_bound_at'
 # %% ../../nbs/certification/12_finite_sample.ipynb #db88bc1f
 import numpy as np
 
-from ..data.annotations import Annotations, _level_delta
+from ..data.annotations import Annotations, level_and_delta
 from .upper import Bound, upper_terms, upper_weights, EMPIRICAL_NOTE
 from .lower import _check_labels_pair
 
@@ -50,7 +50,7 @@ def upper_bound_at(ann:Annotations, # the annotations
                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> Bound:
     "Upper bound on the average annotator's oracle accuracy that holds with probability >= confidence (Theorem 5)."
-    confidence, delta = _level_delta(confidence, delta)
+    confidence, delta = level_and_delta(confidence, delta)
     x = upper_terms(ann, kind)
     w = upper_weights(ann, weights)
     n_eff = 1 / float((w ** 2).sum())                   # Hoeffding for a weighted mean: N -> (sum w)^2 / sum w^2
@@ -67,7 +67,7 @@ def lower_bound_at(model, # the model's label per item
                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> Bound:
     "Lower bound on the model's oracle accuracy that holds with probability >= confidence (Theorem 6)."
-    confidence, delta = _level_delta(confidence, delta)
+    confidence, delta = level_and_delta(confidence, delta)
     m, r = _check_labels_pair(model, reference, labels)
     L = float((m == r).mean())
     t = hoeffding_slack(len(m), delta)

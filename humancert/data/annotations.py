@@ -7,7 +7,8 @@ Docs: https://humancert.github.io/humancert/data/data.html.md"""
 # %% auto #0
 __all__ = ['LEVELS', 'CROWDKIT_COLUMNS', 'tidy_label', 'show_value', 'bools_and_numbers', 'check_labels', 'encode_labels',
            'row_sums', 'check_level', 'Annotations', 'fresh_seed', 'check_seed', 'seed_used', 'check_confidence',
-           'check_annotations', 'as_item_aligned', 'hard_predictions', 'soft_predictions', 'with_outside_classes']
+           'level_and_delta', 'check_annotations', 'as_item_aligned', 'hard_predictions', 'soft_predictions',
+           'with_outside_classes']
 
 # %% ../../nbs/data/00_data.ipynb #58c8e80e
 import warnings
@@ -676,7 +677,10 @@ def check_confidence(confidence, # the confidence level asked for, e.g. 0.95; No
         raise ValueError(f"`confidence` must be a level in [0.5, 1), e.g. 0.95, got {c!r}.{hint}")
     return c
 
-def _level_delta(confidence, delta=None, default:float=0.95) -> tuple:
+def level_and_delta(confidence, # the confidence level asked for, e.g. 0.95
+                    delta=None, # the old name: failure probability 1 - confidence (kept working)
+                    default:float=0.95, # the level when neither is given
+                   ) -> tuple:
     "(confidence, delta) for a call: `check_confidence`'s level and 1 - level rounded to 12 decimals (0.95 gives 0.05 as typed)."
     c = check_confidence(confidence, delta, default)
     return c, round(1 - c, 12)

@@ -238,11 +238,11 @@ def _scale_survey(x, ann, n_bootstrap, seed, max_k, progress, notes, scorer, com
         return None
 
 # %% ../../nbs/report/80_report.ipynb #655e4532
-from ..data.annotations import _level_delta
+from ..data.annotations import level_and_delta
 
 def _check_report_args(ann, confidence, delta, n_bootstrap, max_k, clip, seed, top_annotators):
     "(delta, seed) of a report call: the failure probability 1 - confidence and the int seed used (a fresh one for None)."
-    _, delta = _level_delta(confidence, delta)
+    _, delta = level_and_delta(confidence, delta)
     if ann is not None: check_annotations(ann)   # None: a table, checked as it is read
     seed = check_seed(seed, int_only=True)
     check_top(top_annotators)
