@@ -85,10 +85,10 @@ def test_report_collapses_infeasible_rows():
 
 
 def test_cli_help_says_what_delta_proves():
-    "The --delta help said 'certify at level 1 - delta'; the default split proves 1 - 2 delta."
+    "The --delta help said 'certify at level 1 - delta'; the default split proves 1 - 2 delta, i.e. 2 confidence - 1 (--confidence, issue 33)."
     import inspect
     from humancert.report.cli import report
-    assert "1 - 2 delta is proved" in inspect.getsource(report)
+    assert "so 2 confidence - 1 is proved" in inspect.getsource(report)
 
 
 # ---- eq. 6 ------------------------------------------------------------------------------------------------------------
