@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed
-from .finite import check_delta
-from .gold_certificate import _check_gold, mean_pvalue, gold_terms
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used
+from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms
 
 # %% ../../nbs/certification/25_gold_power.ipynb #5a6b0474
 def _one_label_each(counts, # label counts, items x classes (each row with at least one label)
@@ -70,6 +69,11 @@ class GoldTest:
     tau: float           # margin claimed
     seed: int            # seed of the drawn labels (unused by 'plain')
 
+    @property
+    def confidence(self) -> float:
+        "The level 1 - delta."
+        return float(np.round(1 - self.delta, 12))
+
     def __repr__(self):
         v = "certified" if self.certified else "not certified"
         return (f"GoldTest({v} at {1 - self.delta:.0%}: S={self.score:.4f} ({self.test}), estimate={self.estimate:+.4f}, "
@@ -80,10 +84,10 @@ class GoldTest:
         return pd.DataFrame([self.__dict__]).set_index("test")
 
 # %% ../../nbs/certification/25_gold_power.ipynb #b0f21240
-def _check_test_args(test, delta, tau):
-    "The test's name, delta and tau after checking them; errors name the argument and what to do."
-    if test not in GOLD_TESTS: raise ValueError(f"`test` must be one of {list(GOLD_TESTS)}, got {test!r}.")
-    delta = check_delta(delta)
+def _check_test_args(test, confidence, tau, delta=None):
+    "The test's name, delta (from `confidence` or the old `delta`) and tau after checking them; errors name the argument and what to do."
+    if not isinstance(test, str) or test not in GOLD_TESTS: raise ValueError(f"`test` must be one of {list(GOLD_TESTS)}, got {test!r}.")
+    delta = _level(confidence, delta)[1]
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 <= tau < 1:
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
     if test == "sign" and tau != 0:
@@ -108,14 +112,16 @@ def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
               gold:pd.Series, # oracle labels of a uniformly random subset of the items (size fixed in advance), indexed by item id
               test:str="sign", # 'sign' (exact, one random label per item), 'paired betting' or 'plain' (betting on D)
-              delta:float=0.05, # certified at level 1 - delta
+              confidence:float=0.95, # certified at this level (1 - delta)
               tau:float=0.0, # margin claimed (0 for 'sign')
-              seed:int=0, # seed of the drawn labels, fixed in advance
+              seed:int|None=0, # seed of the drawn labels, fixed in advance; None: a fresh one (recorded)
+              delta:float|None=None, # old name: failure probability 1 - confidence; kept working
              ) -> GoldTest:
     "A fixed-size test that the model is more accurate than the average annotator, from gold labels on a random subset."
-    test, delta, tau = _check_test_args(test, delta, tau)
+    test, delta, tau = _check_test_args(test, confidence, tau, delta)
+    seed = seed_used(seed)
     pt = paired_terms(ann, model, gold, seed)
     d = gold_terms(ann, model, gold)["D"].to_numpy()
     if len(pt) < 2: raise ValueError(f"`gold`: only {len(pt)} gold item(s) have a human label; at least 2 are needed.")
     S, est, w, l = _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, delta, tau)
-    return GoldTest(test, S >= 1 - delta, S, est, len(pt), w, l, delta, tau, int(seed))
+    return GoldTest(test, S >= 1 - delta, S, est, len(pt), w, l, delta, tau, seed)
