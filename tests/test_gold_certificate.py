@@ -228,10 +228,10 @@ def unanimous_study(wins, losses, ties, C=2):
     return ann, model, gold
 
 
-def test_default_is_the_sign_test_by_hand():
+def test_sign_test_by_hand():
     "S = 1 - P(Bin(w + l, 1/2) >= w), by scipy's exact binomial test; the plain S beside it is the old certificate's (Hoeffding by hand)."
     ann, model, gold = unanimous_study(14, 5, 30)
-    c = certify_with_gold(ann, model, gold, tail="hoeffding")
+    c = certify_with_gold(ann, model, gold, tail="hoeffding", test="sign")
     assert (c.test, c.wins, c.losses, c.seed) == ("sign", 14, 5, 0)
     assert abs(c.score - (1 - stats.binomtest(14, 19, 0.5, alternative="greater").pvalue)) < 1e-14
     dbar = (14 - 5) / 49
@@ -244,8 +244,8 @@ def test_default_is_the_sign_test_by_hand():
 def test_paired_betting_selectable_and_sign_refuses_a_margin():
     ann, model, gold = unanimous_study(14, 5, 30)
     pb = certify_with_gold(ann, model, gold, test="paired betting", tau=0.05)
-    assert pb.test == "paired betting" and abs(pb.estimate_paired - 9 / 49) < 1e-15 and -1 < pb.score < 1
-    with pytest.raises(ValueError, match="use test='plain' or 'paired betting' for a margin"):
+    assert pb.test == "paired betting" and abs(pb.estimate_test - 9 / 49) < 1e-15 and -1 < pb.score < 1
+    with pytest.raises(ValueError, match="use test='e-process', 'plain' or 'paired betting' for a margin"):
         certify_with_gold(ann, model, gold, tau=0.05)
 
 
@@ -271,3 +271,34 @@ def test_seed_none_records_the_seed_used():
     assert len(draws) > 1                                            # the seed does change the drawn labels here
     with pytest.raises(TypeError, match="`seed` must be an int >= 0"):
         certify_with_gold(ann, model, gold, seed=np.random.default_rng(0))
+
+
+def test_default_is_the_randomised_sign_test_by_hand():
+    "The default: S = 1 - (P(B > w) + u P(B = w)), B ~ Bin(w + l, 1/2), u the seed's own uniform stream; never below the exact sign test's S."
+    ann, model, gold = unanimous_study(14, 5, 30)
+    c, s = certify_with_gold(ann, model, gold, seed=7), certify_with_gold(ann, model, gold, seed=7, test="sign")
+    u = np.random.default_rng([7, 1]).random()
+    assert c.test == "randomised sign" and c.seed == 7
+    assert abs(c.score - (1 - stats.binom.sf(14, 19, 0.5) - u * stats.binom.pmf(14, 19, 0.5))) < 1e-14
+    assert c.score >= s.score
+
+
+def randomised_sign_rate(R, seed, n=150):
+    "Share of R studies at the boundary (the issue-36 skewed design, E[D] = 0) that the default certifies at 95 %, each with its own seed."
+    rng = np.random.default_rng(seed)
+    return sum(certify_with_gold(*skewed_study(1500, n, 0.0, rng), seed=r).certified for r in range(R)) / R
+
+
+def test_default_level_at_the_boundary():
+    """The randomised sign test's level is exactly delta: 800 studies at E[D] = 0 certify at a rate within 3.5 SE of 0.05
+    (SE = sqrt(0.05 * 0.95 / 800) = 0.0077); a test that spent more than delta (e.g. u ignored as 0, a mid-p) would be caught above."""
+    rate = randomised_sign_rate(800, 341)
+    assert rate <= 0.05 + 3.5 * np.sqrt(0.05 * 0.95 / 800), rate
+
+
+def test_e_process_selectable():
+    "The e-process on D (aGRAPA, Ville) by hand on D = (1, 1, -1): capital 1, 1.5, 0.75, so S = 1 - 1/1.5; no seed, any tau."
+    ann = Annotations.from_counts(np.array([[3, 0], [3, 0], [0, 3]]))
+    c = certify_with_gold(ann, [1, 1, 1], pd.Series([1, 1, 0]), test="e-process", seed=None)
+    assert c.test == "e-process" and c.seed is None and abs(c.score - (1 - 1 / 1.5)) < 1e-12
+    assert certify_with_gold(ann, [1, 1, 1], pd.Series([1, 1, 0]), test="e-process", tau=0.2).score < c.score

@@ -245,11 +245,11 @@ def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed
     if isinstance(proxy_share, bool) or not isinstance(proxy_share, (float, np.floating)) or not 0 < proxy_share < 1:
         raise ValueError(f"`proxy_share` must be a float strictly between 0 and 1 (the part of delta spent on E[f]), got {proxy_share!r}.")
     if not isinstance(test, str) or test not in GOLD_TESTS: raise ValueError(f"`test` must be one of {list(GOLD_TESTS)}, got {test!r}.")
-    if test == "sign" and tau != 0:
-        raise ValueError(f"`tau` must be 0 with test='sign' (the sign test compares wins with losses, not with a margin), got {tau!r}; "
-                         "use test='plain' or 'paired betting' for a margin.")
-    used = None if seed is None and test == "plain" else seed_used(seed)     # a seed is checked even where it is not used
-    return delta, float(tau), float(lam), float(proxy_share), test, None if test == "plain" else used
+    if test in ("sign", "randomised sign") and tau != 0:
+        raise ValueError(f"`tau` must be 0 with test={test!r} (the sign test compares wins with losses, not with a margin), got {tau!r}; "
+                         "use test='e-process', 'plain' or 'paired betting' for a margin.")
+    used = None if seed is None and test in ("plain", "e-process") else seed_used(seed)     # a seed is checked even where it is not used
+    return delta, float(tau), float(lam), float(proxy_share), test, None if test in ("plain", "e-process") else used
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #d2f15574
 def _fmt(x): return "withheld" if x is None else f"{x:.4f}"
@@ -285,11 +285,11 @@ class GoldCertificate:
     dropped: dict = field(default_factory=dict)   # why items were left out -> how many
     withheld: dict = field(default_factory=dict)  # asymptotic row -> why its S is not printed (its level is not known to hold there)
     se_clt: float = float("nan")  # PPI++'s standard error (reported even where its S is withheld)
-    test: str = "plain"        # the test behind `certified` and `score`: 'sign', 'paired betting' or 'plain'
-    seed: int|None = None      # seed of the one human label drawn per gold item ('sign', 'paired betting'); None for 'plain'
+    test: str = "plain"        # the test behind `certified` and `score`: one of gold_power.GOLD_TESTS
+    seed: int|None = None      # seed of the one human label drawn per gold item (and the randomised test's uniform); None for 'plain', 'e-process'
     score_plain: float|None = None  # S of the plain certificate; None: `score` is it (test 'plain')
-    estimate_paired: float = float("nan")  # mean of M - H, the drawn label's rightness in place of q (unbiased for E[D]); NaN for 'plain'
-    wins: int = 0              # gold items where the model is right and the drawn label wrong ('sign', 'paired betting')
+    estimate_test: float = float("nan")  # the chosen test's estimate of E[D]: mean of M - H (drawn label in place of q) or, 'e-process', mean D; NaN for 'plain'
+    wins: int = 0              # gold items where the model is right and the drawn label wrong (the tests with a drawn label)
     losses: int = 0            # gold items where the model is wrong and the drawn label right
 
     @property
@@ -304,22 +304,25 @@ class GoldCertificate:
 
     def __repr__(self):
         v = lambda c: "certified" if c else "not certified"
-        head = "" if self.test == "plain" else (f"S={self.score:.4f} {self.test} test (seed {self.seed}, "
-                                                f"wins {self.wins}, losses {self.losses}), ")
+        head = ("" if self.test == "plain" else f"S={self.score:.4f} e-process, " if self.test == "e-process" else
+                f"S={self.score:.4f} {self.test} test (seed {self.seed}, wins {self.wins}, losses {self.losses}), ")
         return (f"GoldCertificate({v(self.certified)} at {1 - self.delta:.0%}: {head}S={self.plain_score:.4f} plain, "
                 f"S={self.score_ppi:.4f} prediction-powered; asymptotic: S={_fmt(self.score_plain_clt)} plain, {_fmt(self.score_clt)} PPI++; "
                 f"mean D={self.estimate:+.4f} (model {self.model_accuracy:.4f}, average annotator {self.annotator_accuracy:.4f}), "
                 f"n_gold={self.n_gold}, N={self.n_items}, tau={self.tau:g}, tail={self.tail!r})")
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #6b8e7a13
+_TEST_ROWS = {"sign": "sign test (one random label per item)", "randomised sign": "randomised sign test (one random label per item)",
+              "paired betting": "paired betting (one random label per item)", "e-process": "e-process on D (aGRAPA betting)"}
+
 @patch
 def to_frame(self:GoldCertificate) -> pd.DataFrame:
     "One row per version, the chosen test first: estimate of E[D], lower limit, S, verdict, guarantee, and why an S is withheld."
     lvl, fin, asy = 1 - self.delta, "finite-sample", "asymptotic (CLT)"
     holds = lambda r: f"n gold >= {ASYMPTOTIC_MIN_GOLD[r]:,} (measured)" if ASYMPTOTIC_MIN_GOLD[r] else "not measured to hold"
     ok = lambda s: s is not None and s >= lvl
-    rows = {} if self.test == "plain" else {f"{self.test} test (one random label per item)":
-                                            (self.estimate_paired, None, self.score, self.certified, fin + (" (exact)" if self.test == "sign" else ""))}
+    how = {"sign": " (exact)", "randomised sign": " (exact, randomised)"}.get(self.test, "")
+    rows = {} if self.test == "plain" else {_TEST_ROWS[self.test]: (self.estimate_test, None, self.score, self.certified, fin + how)}
     rows |= {"plain (gold items)": (self.estimate, self.lower, self.plain_score, self.plain_score >= lvl, fin),
              "prediction-powered": (self.estimate_ppi, self.lower_ppi, self.score_ppi, self.score_ppi >= lvl, fin),
              "plain, normal limit": (self.estimate, self.lower_plain_clt, self.score_plain_clt, ok(self.score_plain_clt), asy),
@@ -342,11 +345,12 @@ def _repr_html_(self:GoldCertificate) -> str:
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #afcab61d
 def _chosen_test(ann, model, gold, d, test, seed, tau, s_plain):
-    "(S, mean of M - H, wins, losses) of the chosen test: the plain S itself for 'plain', else from one random human label per gold item."
+    "(S, estimate, wins, losses) of the chosen test: the plain S itself for 'plain', the e-process on D, else from one random human label per gold item."
     if test == "plain": return s_plain, float("nan"), 0, 0
-    from humancert.certification.gold_power import paired_terms, _test_from_arrays   # gold_power builds on this module
+    from humancert.certification.gold_power import paired_terms, _test_from_arrays, _uniform   # gold_power builds on this module
+    if test == "e-process": return _test_from_arrays(test, None, None, d, None, tau)
     pt = paired_terms(ann, model, gold, seed)
-    return _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, None, tau)
+    return _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, None, tau, _uniform(seed))
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #f4f9ab2f
 def certify_with_gold(ann:Annotations, # the human labels (any design)
@@ -357,8 +361,8 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
                       tail:str="betting", # 'hoeffding', 'bernstein' or 'betting'
                       lam:float=0.5, # the proxy's weight in the finite-sample prediction-powered bound (fixed in advance)
                       proxy_share:float=0.1, # the part of delta spent on the proxy's mean over all items
-                      test:str="sign", # the test behind `certified` and `score`: 'sign' (the default, chosen by the power table), 'paired betting' or 'plain'
-                      seed:int|None=0, # seed of the one human label drawn per gold item ('sign', 'paired betting'), fixed before seeing the gold labels; None: a fresh one (recorded)
+                      test:str="randomised sign", # the test behind `certified` and `score`: 'randomised sign' (the default, chosen by the power table), 'sign', 'e-process', 'paired betting' or 'plain'
+                      seed:int|None=0, # seed of the one human label drawn per gold item (tests with a drawn label), fixed before seeing the gold labels; None: a fresh one (recorded)
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> GoldCertificate:
     "Confidence that the model is more accurate than the average annotator, from gold labels on a random subset: the chosen test, plain and prediction-powered."
@@ -368,7 +372,7 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
     d, fg = terms["D"].to_numpy(), f.loc[terms.index].to_numpy()
     s_plain, lower, est = _plain_gold(d, delta, tau, tail)
-    score, est_paired, wins, losses = _chosen_test(ann, model, gold, d, test, seed, tau, s_plain)
+    score, est_test, wins, losses = _chosen_test(ann, model, gold, d, test, seed, tau, s_plain)
     score_ppi, lower_ppi, est_ppi = _ppi_gold(f, d, fg, delta, tau, tail, lam, share)
     est_clt, se, lam_clt = ppi_clt(f, d, fg)
     s_pc, lo_pc, why_pc = _asymptotic_row(est, float(d.std(ddof=1) / np.sqrt(len(d))), tau, delta, len(d), "plain, normal limit")
@@ -381,7 +385,7 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
                            len(terms), len(f), delta, tau, tail, lam, share,
                            {"no human label": int(n_none), "gold label on an item without human labels": int(gold.notna().sum() - len(terms))},
                            {k: v for k, v in (("plain, normal limit", why_pc), ("prediction-powered, PPI++", why_cl)) if v}, se,
-                           test, seed, s_plain, est_paired, wins, losses)
+                           test, seed, s_plain, est_test, wins, losses)
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #9ce8bff8
 def _power_table(raw, delta):
