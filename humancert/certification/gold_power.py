@@ -30,18 +30,21 @@ def _one_label_each(counts, # label counts, items x classes (each row with at le
 def paired_terms(ann:Annotations, # the human labels (any design)
                  model, # the model's label per item (Series indexed by item, or in item order)
                  gold:pd.Series, # oracle labels of a uniformly random subset of the items, indexed by item id
-                 seed:int=0, # seed of the one label drawn per gold item
+                 seed:int|None=0, # seed of the one label drawn per gold item; None: a fresh one (recorded in the result's attrs["seed"])
                 ) -> pd.DataFrame:
     "Per gold item with a human label: whether the model is right (M), whether one of its human labels drawn at random is right (H), and M - H."
     check_annotations(ann)
-    rng = np.random.default_rng(check_seed(seed, int_only=True))
+    seed = seed_used(seed)
+    rng = np.random.default_rng(seed)
     m = hard_predictions(ann, model, "model", outside=True)
     pos, g = _check_gold(ann, gold)
     counts = ann.to_counts().to_numpy(dtype=np.int64)[pos]
     keep = counts.sum(1) > 0
     M = (m[pos[keep]] == g[keep]).astype(np.int64)
     H = (_one_label_each(counts[keep], rng) == g[keep]).astype(np.int64)
-    return pd.DataFrame({"model right": M, "drawn label right": H, "M - H": M - H}, index=ann.items[pos[keep]])
+    out = pd.DataFrame({"model right": M, "drawn label right": H, "M - H": M - H}, index=ann.items[pos[keep]])
+    out.attrs["seed"] = seed
+    return out
 
 # %% ../../nbs/certification/25_gold_power.ipynb #c55fa533
 def sign_test_pvalue(wins:int, # discordant gold items where the model is right and the drawn label wrong
