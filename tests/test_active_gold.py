@@ -93,3 +93,19 @@ def test_a_design_of_another_judge_or_other_annotations_is_refused():
     with pytest.raises(ValueError, match="`design` was built from other annotations or another judge"):
         GoldSequence(ann, model, design=active_design(same_ids, model))
     assert GoldSequence(ann, model, design=active_design(ann, model)).design is not None   # the matching design is taken
+
+
+def test_confidence_and_seed_conventions():
+    "Issue 33: next_gold_items draws with a fresh seed by default and records it (repeating it repeats the draws); certify_active takes `confidence`, keeps `delta`, and refuses an old positional delta."
+    ann, model, gold = toy()
+    fresh = next_gold_items(ann, model, 40)
+    s = fresh["seed"].unique()
+    assert len(s) == 1 and s[0] >= 0
+    assert next_gold_items(ann, model, 40, seed=int(s[0]))["item"].tolist() == fresh["item"].tolist()
+    draws = next_gold_items(ann, model, 200, seed=3)
+    g = gold.loc[draws["item"].unique()]
+    with pytest.raises(ValueError, match="looks like a failure probability"): certify_active(ann, model, g, draws, 0.05)
+    c9, d9 = certify_active(ann, model, g, draws, confidence=0.9), certify_active(ann, model, g, draws, delta=0.1)
+    assert (c9.confidence, d9.confidence, d9.delta) == (0.9, 0.9, 0.1) and c9.lower == d9.lower
+    c95 = certify_active(ann, model, g, draws)
+    assert c95.delta == 0.05 and c95.lower < c9.lower                  # a higher level, a lower limit

@@ -34,7 +34,7 @@ def gold_study(N, n, lead, rng, acc=(0.8, 0.4), model_hard=0.5, hard_share=0.3, 
 
 def certified_shares(R, N, n, lead, seed, tail="betting"):
     rng = np.random.default_rng(seed)
-    S = np.array([[c.score, c.score_ppi, -1.0 if c.score_clt is None else c.score_clt] for c in
+    S = np.array([[c.plain_score, c.score_ppi, -1.0 if c.score_clt is None else c.score_clt, c.score] for c in
                   (certify_with_gold(*gold_study(N, n, lead, rng), tail=tail) for _ in range(R))])
     return (S >= 0.95).sum(0)
 
@@ -50,6 +50,7 @@ def test_finite_sample_coverage_at_the_boundary(N, n, tail):
     hits = certified_shares(R, N, n, 0.0, seed=N + n, tail=tail)
     assert_rate_at_most(hits[0], R, 0.05, f"plain ({tail}, N={N}, n={n})")
     assert_rate_at_most(hits[1], R, 0.05, f"prediction-powered ({tail}, N={N}, n={n})")
+    assert_rate_at_most(hits[3], R, 0.05, f"sign test, the default (N={N}, n={n})")
     if n >= 400:                                                    # asymptotic: near delta at the larger size
         se = np.sqrt(0.05 * 0.95 / R)
         assert hits[2] / R < 0.05 + 4 * se, f"PPI++ rate {hits[2] / R:.4f}"
@@ -58,7 +59,7 @@ def test_finite_sample_coverage_at_the_boundary(N, n, tail):
 def test_power():
     R = 150
     hits = certified_shares(R, 1000, 300, 0.1, seed=7)
-    assert hits[0] / R > 0.6 and hits[1] / R > 0.3 and hits[2] / R > 0.8, hits / R
+    assert hits[0] / R > 0.6 and hits[1] / R > 0.3 and hits[2] / R > 0.8 and hits[3] / R > 0.6, hits / R
 
 
 def test_ppi_variance_formula():
@@ -214,3 +215,90 @@ def test_skewed_design_power_where_printed():
     fr = [certify_with_gold(*skewed_study(4000, 1000, 0.05, rng, acc=0.85)).to_frame() for _ in range(R)]
     power = sum(f["certified"].to_numpy(dtype=int) for f in fr) / R
     assert (power > 0.5).all(), dict(zip(fr[0].index, power))
+
+
+# --- issue 34 item 2: the test chosen by the power table, selectable by name; issue 33: confidence and seed ---------------
+
+def unanimous_study(wins, losses, ties, C=2):
+    "Every item's three labels are class 0, so the drawn label is 0 whatever the seed: `wins` items where the model is right (gold 1, model 1) and the humans wrong, `losses` where the model is wrong (gold 0, model 1), `ties` where all agree (gold 0, model 0)."
+    n = wins + losses + ties
+    ann = Annotations.from_counts(np.tile([3] + [0] * (C - 1), (n, 1)))
+    model = np.r_[np.ones(wins + losses, int), np.zeros(ties, int)]
+    gold = pd.Series(np.r_[np.ones(wins, int), np.zeros(losses + ties, int)])
+    return ann, model, gold
+
+
+def test_sign_test_by_hand():
+    "S = 1 - P(Bin(w + l, 1/2) >= w), by scipy's exact binomial test; the plain S beside it is the old certificate's (Hoeffding by hand)."
+    ann, model, gold = unanimous_study(14, 5, 30)
+    c = certify_with_gold(ann, model, gold, tail="hoeffding", test="sign")
+    assert (c.test, c.wins, c.losses, c.seed) == ("sign", 14, 5, 0)
+    assert abs(c.score - (1 - stats.binomtest(14, 19, 0.5, alternative="greater").pvalue)) < 1e-14
+    dbar = (14 - 5) / 49
+    assert abs(c.plain_score - (1 - np.exp(-2 * 49 * dbar ** 2 / 4))) < 1e-14
+    assert c.certified == (c.score >= 0.95) and c.to_frame().index[0] == "sign test (one random label per item)"
+    p = certify_with_gold(ann, model, gold, tail="hoeffding", test="plain")
+    assert p.score == p.plain_score and abs(p.score - c.plain_score) < 1e-15 and p.seed is None and len(p.to_frame()) == 4
+
+
+def test_paired_betting_selectable_and_sign_refuses_a_margin():
+    ann, model, gold = unanimous_study(14, 5, 30)
+    pb = certify_with_gold(ann, model, gold, test="paired betting", tau=0.05)
+    assert pb.test == "paired betting" and abs(pb.estimate_test - 9 / 49) < 1e-15 and -1 < pb.score < 1
+    with pytest.raises(ValueError, match="use test='e-process', 'plain' or 'paired betting' for a margin"):
+        certify_with_gold(ann, model, gold, tau=0.05)
+
+
+def test_confidence_replaces_delta():
+    ann, model, gold = unanimous_study(14, 5, 30)
+    with pytest.raises(ValueError, match="looks like a failure probability: pass confidence=0.95"):
+        certify_with_gold(ann, model, gold, 0.05)                    # an old positional delta is refused, not a 5 % certificate
+    c9, d9 = certify_with_gold(ann, model, gold, confidence=0.9), certify_with_gold(ann, model, gold, delta=0.1)
+    assert c9.confidence == 0.9 and d9.confidence == 0.9 and d9.delta == 0.1
+    assert c9.to_frame().columns[1] == "lower limit (90%)" and d9.to_frame().columns[1] == "lower limit (90%)"
+    assert certify_with_gold(ann, model, gold).delta == 0.05         # 1 - 0.95 is stored as 0.05, as before
+
+
+def test_seed_none_records_the_seed_used():
+    "A fresh seed is drawn and recorded; running again with the recorded seed repeats the drawn labels (a design with split labels, so the draw matters)."
+    rng = np.random.default_rng(12)
+    ann, model, gold = gold_study(600, 300, 0.05, rng)
+    c = certify_with_gold(ann, model, gold, seed=None)
+    assert isinstance(c.seed, int) and c.seed >= 0
+    again = certify_with_gold(ann, model, gold, seed=c.seed)
+    assert (again.wins, again.losses, again.score) == (c.wins, c.losses, c.score)
+    draws = {(x.wins, x.losses) for x in (certify_with_gold(ann, model, gold, seed=s) for s in range(5))}
+    assert len(draws) > 1                                            # the seed does change the drawn labels here
+    with pytest.raises(TypeError, match="`seed` must be an int >= 0"):
+        certify_with_gold(ann, model, gold, seed=np.random.default_rng(0))
+
+
+def test_default_is_the_randomised_sign_test_by_hand():
+    "The default: S = 1 - (P(B > w) + u P(B = w)), B ~ Bin(w + l, 1/2), u the seed's own uniform stream; never below the exact sign test's S."
+    ann, model, gold = unanimous_study(14, 5, 30)
+    c, s = certify_with_gold(ann, model, gold, seed=7), certify_with_gold(ann, model, gold, seed=7, test="sign")
+    u = np.random.default_rng([7, 1]).random()
+    assert c.test == "randomised sign" and c.seed == 7
+    assert abs(c.score - (1 - stats.binom.sf(14, 19, 0.5) - u * stats.binom.pmf(14, 19, 0.5))) < 1e-14
+    assert c.score >= s.score
+
+
+def randomised_sign_rate(R, seed, n=150):
+    "Share of R studies at the boundary (the issue-36 skewed design, E[D] = 0) that the default certifies at 95 %, each with its own seed."
+    rng = np.random.default_rng(seed)
+    return sum(certify_with_gold(*skewed_study(1500, n, 0.0, rng), seed=r).certified for r in range(R)) / R
+
+
+def test_default_level_at_the_boundary():
+    """The randomised sign test's level is exactly delta: 800 studies at E[D] = 0 certify at a rate within 3.5 SE of 0.05
+    (SE = sqrt(0.05 * 0.95 / 800) = 0.0077); a test that spent more than delta (e.g. u ignored as 0, a mid-p) would be caught above."""
+    rate = randomised_sign_rate(800, 341)
+    assert rate <= 0.05 + 3.5 * np.sqrt(0.05 * 0.95 / 800), rate
+
+
+def test_e_process_selectable():
+    "The e-process on D (aGRAPA, Ville) by hand on D = (1, 1, -1): capital 1, 1.5, 0.75, so S = 1 - 1/1.5; no seed, any tau."
+    ann = Annotations.from_counts(np.array([[3, 0], [3, 0], [0, 3]]))
+    c = certify_with_gold(ann, [1, 1, 1], pd.Series([1, 1, 0]), test="e-process", seed=None)
+    assert c.test == "e-process" and c.seed is None and abs(c.score - (1 - 1 / 1.5)) < 1e-12
+    assert certify_with_gold(ann, [1, 1, 1], pd.Series([1, 1, 0]), test="e-process", tau=0.2).score < c.score

@@ -70,3 +70,16 @@ def test_bad_input():
     with pytest.raises(ValueError, match="`seed`"): gold_test(ann, model, gold, seed=-2)
     with pytest.raises(TypeError, match="`gold` must be a pandas Series"): gold_test(ann, model, gold.to_numpy())
     with pytest.raises(ValueError, match="`wins` must be a count"): sign_test_pvalue(-1, 0)
+
+
+def test_confidence_and_seed_conventions():
+    "Issue 33: `confidence` in delta's place (an old positional delta is refused), the old `delta` kept; seed=None draws a fresh seed that the result records and that repeats the test."
+    ann, model, gold = study(400, 0.05, np.random.default_rng(33))
+    with pytest.raises(ValueError, match="looks like a failure probability: pass confidence=0.95"): gold_test(ann, model, gold, "sign", 0.05)
+    t9, d9 = gold_test(ann, model, gold, confidence=0.9), gold_test(ann, model, gold, delta=0.1)
+    assert (t9.confidence, d9.confidence, d9.delta) == (0.9, 0.9, 0.1) and t9.certified == (t9.score >= 0.9)
+    fresh = gold_test(ann, model, gold, seed=None)
+    assert isinstance(fresh.seed, int) and fresh.seed >= 0
+    again = gold_test(ann, model, gold, seed=fresh.seed)
+    assert (again.wins, again.losses) == (fresh.wins, fresh.losses)
+    with pytest.raises(TypeError, match="`seed` must be an int >= 0"): gold_test(ann, model, gold, seed=np.random.default_rng(1))

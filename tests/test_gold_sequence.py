@@ -122,3 +122,33 @@ def test_skipped_labels_are_refused_and_iid_draws_may_repeat():
     assert iid.certificate.n_gold == 20
     with pytest.raises(ValueError, match="already have a gold label"):
         seq.update(gold.iloc[:5]); seq.update(gold.iloc[:5])
+
+
+def test_confidence_and_seed_conventions():
+    "Issue 33: `confidence` in delta's place (an old positional delta is refused), `delta` kept; seed=None draws a fresh seed, recorded on the sequence and its certificates, and repeating it repeats the capital path."
+    ann, model, gold = toy()
+    with pytest.raises(ValueError, match="looks like a failure probability: pass confidence=0.95"): GoldSequence(ann, model, 0.05)
+    a, b = GoldSequence(ann, model, confidence=0.9), GoldSequence(ann, model, delta=0.1)
+    assert a.delta == b.delta == 0.1 and a.confidence == b.confidence == 0.9
+    fresh = GoldSequence(ann, model, seed=None)
+    c = fresh.update(gold.iloc[:80])
+    assert isinstance(fresh.seed, int) and c.seed == fresh.seed and c.to_frame()["seed"].iloc[0] == fresh.seed
+    again = GoldSequence(ann, model, seed=c.seed)
+    again.update(gold.iloc[:80])
+    assert np.array_equal(again.x, fresh.x)                                   # the same within-batch order
+    with pytest.raises(TypeError, match="`seed` must be an int >= 0"): GoldSequence(ann, model, seed=np.random.default_rng(0))
+    plan = fresh.plan_more(reps=50, seed=None)
+    assert isinstance(plan["seed"], int)
+
+
+def test_gold_status_confidence_option(tmp_path):
+    "--confidence sets the level; the old --delta still works and gives the same status; a level that looks like delta is refused (exit 2, naming --confidence)."
+    ann, model, gold = toy(n=600)
+    ann.to_wide().assign(m=model).to_csv(tmp_path / "labels.csv", index_label="item")
+    gold.iloc[:60].rename("gold").rename_axis("item").to_csv(tmp_path / "gold.csv")
+    base = ("gold-status", "labels.csv", "--model", "m", "--gold", "gold.csv", "--reps", "20")
+    conf, old = cli(*base, "--confidence", "0.9", cwd=tmp_path), cli(*base, "--delta", "0.1", cwd=tmp_path)
+    assert conf.returncode == 0 and old.returncode == 0, conf.stderr + old.stderr
+    assert "level 90% valid over all looks" in conf.stdout and conf.stdout == old.stdout
+    bad = cli(*base, "--confidence", "0.05", cwd=tmp_path)
+    assert bad.returncode == 2 and "--confidence" in bad.stderr and "looks like a failure probability" in bad.stderr

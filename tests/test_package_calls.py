@@ -111,6 +111,7 @@ def _seeded_calls():
         "gold_learning_curve": lambda s: hc.gold_learning_curve(ann, hard, hard.rename("gold"), [50], 1, seed=s),
         "report_from_table": lambda s: hc.report_from_table(ann.to_long().iloc[:200], n_bootstrap=1, seed=s),
         "gold_test": lambda s: hc.gold_test(ann, hard, hard.rename("gold").iloc[:50], seed=s),
+        "certify_with_gold": lambda s: hc.certify_with_gold(ann, hard, hard.rename("gold").iloc[:50], seed=s),
         "next_gold_items": lambda s: hc.next_gold_items(small, hard.iloc[:60], 5, seed=s),
         "plan_gold_procedures": lambda s: hc.plan_gold_procedures(0.05, 0.5, reps=50, seed=s),
     }

@@ -16,9 +16,9 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used
 from .finite import check_delta
-from .gold_certificate import _check_gold, mean_pvalue, mean_lower_limit
+from .gold_certificate import _check_gold, _level, mean_pvalue, mean_lower_limit
 
 # %% ../../nbs/certification/27_active_gold.ipynb #2d495bc9
 def differences_by_class(ann:Annotations, # the human labels
@@ -110,17 +110,18 @@ def active_terms(design:ActiveDesign, # the design the items were drawn from
 def next_gold_items(ann:Annotations, # the human labels
                     judge, # the judge's (model's) label per item
                     n:int, # draws (with replacement) to label next; an item drawn twice keeps its one gold label
-                    seed:int, # seed of the draws: use a new one for every batch
+                    seed:int|None=None, # seed of the draws, a new one for every batch; None: a fresh one (recorded in the `seed` column)
                     floor:float=0.2, # share of the uniform design kept: weights <= 1 / floor
                     mix:float=0.5, # weight of the uniform in the gold label's assumed distribution
                    ) -> pd.DataFrame:
     "The items to label next, drawn i.i.d. with the active design's probabilities, with their inverse-probability weights 1 / (N pi)."
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"`n` must be an int >= 1 (how many draws to label next), got {n!r}.")
-    rng = np.random.default_rng(check_seed(seed, int_only=True))
+    seed = seed_used(seed)
+    rng = np.random.default_rng(seed)
     design = active_design(ann, judge, floor, mix)
     at = rng.choice(design.n_items, size=int(n), p=design.probability)
-    return pd.DataFrame({"item": design.items[at], "weight": design.weight[at], "probability": design.probability[at]})
+    return pd.DataFrame({"item": design.items[at], "weight": design.weight[at], "probability": design.probability[at], "seed": seed})
 
 # %% ../../nbs/certification/27_active_gold.ipynb #d47ffad8
 def _design_rows(design, draws):
@@ -171,8 +172,14 @@ class ActiveCertificate:
     n_labelled: int     # distinct items labelled
     lo: float           # the terms' range, fixed by the design before any gold label
     hi: float
-    delta: float
-    tau: float
+    delta: float        # level 1 - delta
+    tau: float          # the claim: mean of D > tau
+
+    @property
+    def confidence(self) -> float:
+        "The level 1 - delta."
+        return float(np.round(1 - self.delta, 12))
+
     def __repr__(self):
         v = "certified" if self.certified else "not certified"
         return (f"ActiveCertificate({v} at {1 - self.delta:.0%}: S={self.score:.4f}, lower limit {self.lower:+.4f}, "
@@ -186,13 +193,14 @@ def certify_active(ann:Annotations, # the human labels
                    model, # the model's (judge's) label per item: the same as for the draws
                    gold:pd.Series, # gold labels of the drawn items, indexed by item id (one per item)
                    draws:pd.DataFrame, # the rows of next_gold_items (a size fixed in advance)
-                   delta:float=0.05, # certified at level 1 - delta
+                   confidence:float=0.95, # certified at this level (1 - delta)
                    tau:float=0.0, # the claim: mean of D > tau
                    floor:float=0.2, # the design's floor, as for the draws
                    mix:float=0.5, # the design's mix, as for the draws
+                   delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> ActiveCertificate:
     "Confidence that the model beats the average annotator from actively chosen gold items, with inverse-probability weights."
-    delta = check_delta(delta)
+    delta = _level(confidence, delta)[1]
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 <= tau < 1:
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
     design = active_design(ann, model, floor, mix)

@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import special
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, bools_and_numbers
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, check_confidence, bools_and_numbers
 from .finite import check_delta
 from .tails import UPPER_TAILS, upper_limit, upper_tail_delta
 from .certify import _html_table
@@ -224,9 +224,19 @@ def _ppi_gold(f, d, fg, delta, tau, tail, lam, share):
     if lam > 0: lower_ppi += lam * mean_lower_limit(f, -1, 0.25, share * delta, tail)
     return score_ppi, lower_ppi, est_ppi
 
+# %% ../../nbs/certification/19_gold_certificate.ipynb #4f89b0f4
+def _level(confidence, # the level asked for (default 0.95)
+           delta, # the old name, 1 - confidence, or None
+          ) -> tuple:
+    "(confidence, delta) of a call: an explicit `delta` (old name) wins over confidence's default 0.95; delta rounded to 12 decimals so that 0.95 gives 0.05."
+    c = check_confidence(None if delta is not None and confidence == 0.95 else confidence, delta)
+    return c, float(np.round(1 - c, 12))
+
 # %% ../../nbs/certification/19_gold_certificate.ipynb #84fc802f
-def _check_gold_args(delta, tau, tail, lam, proxy_share):
-    delta = check_delta(delta)
+def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed=0, delta=None):
+    "(delta, tau, lam, proxy_share, test, seed) after checking them; errors name the argument and what to do."
+    from humancert.certification.gold_power import GOLD_TESTS     # gold_power builds on this module: imported when called
+    delta = _level(confidence, delta)[1]
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 <= tau < 1:
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
     if tail not in UPPER_TAILS: raise ValueError(f"`tail` must be one of {list(UPPER_TAILS)}, got {tail!r}.")
@@ -234,16 +244,21 @@ def _check_gold_args(delta, tau, tail, lam, proxy_share):
         raise ValueError(f"`lam` must be a number in [0, 1] (the proxy's weight, fixed in advance), got {lam!r}.")
     if isinstance(proxy_share, bool) or not isinstance(proxy_share, (float, np.floating)) or not 0 < proxy_share < 1:
         raise ValueError(f"`proxy_share` must be a float strictly between 0 and 1 (the part of delta spent on E[f]), got {proxy_share!r}.")
-    return delta, float(tau), float(lam), float(proxy_share)
+    if not isinstance(test, str) or test not in GOLD_TESTS: raise ValueError(f"`test` must be one of {list(GOLD_TESTS)}, got {test!r}.")
+    if test in ("sign", "randomised sign") and tau != 0:
+        raise ValueError(f"`tau` must be 0 with test={test!r} (the sign test compares wins with losses, not with a margin), got {tau!r}; "
+                         "use test='e-process', 'plain' or 'paired betting' for a margin.")
+    used = None if seed is None and test in ("plain", "e-process") else seed_used(seed)     # a seed is checked even where it is not used
+    return delta, float(tau), float(lam), float(proxy_share), test, None if test in ("plain", "e-process") else used
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #d2f15574
 def _fmt(x): return "withheld" if x is None else f"{x:.4f}"
 
 @dataclass(frozen=True)
 class GoldCertificate:
-    "Whether a model beats the average annotator in oracle accuracy, from gold labels on a random subset of the items (plain and prediction-powered)."
-    certified: bool            # plain: S >= 1 - delta
-    score: float               # S from the gold items alone (finite-sample); -1 when their mean D does not exceed tau
+    "Whether a model beats the average annotator in oracle accuracy, from gold labels on a random subset of the items (the chosen test; plain and prediction-powered beside it)."
+    certified: bool            # the chosen test (`test`): S >= 1 - delta
+    score: float               # S of the chosen test, from the gold items alone (finite-sample); -1 when its estimate does not exceed tau
     lower: float               # plain lower confidence limit for E[D] at level 1 - delta
     estimate: float            # mean of D over the gold items
     certified_ppi: bool        # prediction-powered (finite-sample): S_ppi >= 1 - delta
@@ -270,29 +285,53 @@ class GoldCertificate:
     dropped: dict = field(default_factory=dict)   # why items were left out -> how many
     withheld: dict = field(default_factory=dict)  # asymptotic row -> why its S is not printed (its level is not known to hold there)
     se_clt: float = float("nan")  # PPI++'s standard error (reported even where its S is withheld)
+    test: str = "plain"        # the test behind `certified` and `score`: one of gold_power.GOLD_TESTS
+    seed: int|None = None      # seed of the one human label drawn per gold item (and the randomised test's uniform); None for 'plain', 'e-process'
+    score_plain: float|None = None  # S of the plain certificate; None: `score` is it (test 'plain')
+    estimate_test: float = float("nan")  # the chosen test's estimate of E[D]: mean of M - H (drawn label in place of q) or, 'e-process', mean D; NaN for 'plain'
+    wins: int = 0              # gold items where the model is right and the drawn label wrong (the tests with a drawn label)
+    losses: int = 0            # gold items where the model is wrong and the drawn label right
+
+    @property
+    def confidence(self) -> float:
+        "The level 1 - delta."
+        return float(np.round(1 - self.delta, 12))
+
+    @property
+    def plain_score(self) -> float:
+        "S of the plain certificate, whichever test is chosen."
+        return self.score if self.score_plain is None else self.score_plain
 
     def __repr__(self):
         v = lambda c: "certified" if c else "not certified"
-        return (f"GoldCertificate({v(self.certified)} at {1 - self.delta:.0%}: S={self.score:.4f} plain, "
+        head = ("" if self.test == "plain" else f"S={self.score:.4f} e-process, " if self.test == "e-process" else
+                f"S={self.score:.4f} {self.test} test (seed {self.seed}, wins {self.wins}, losses {self.losses}), ")
+        return (f"GoldCertificate({v(self.certified)} at {1 - self.delta:.0%}: {head}S={self.plain_score:.4f} plain, "
                 f"S={self.score_ppi:.4f} prediction-powered; asymptotic: S={_fmt(self.score_plain_clt)} plain, {_fmt(self.score_clt)} PPI++; "
                 f"mean D={self.estimate:+.4f} (model {self.model_accuracy:.4f}, average annotator {self.annotator_accuracy:.4f}), "
                 f"n_gold={self.n_gold}, N={self.n_items}, tau={self.tau:g}, tail={self.tail!r})")
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #6b8e7a13
+_TEST_ROWS = {"sign": "sign test (one random label per item)", "randomised sign": "randomised sign test (one random label per item)",
+              "paired betting": "paired betting (one random label per item)", "e-process": "e-process on D (aGRAPA betting)"}
+
 @patch
 def to_frame(self:GoldCertificate) -> pd.DataFrame:
-    "One row per version: estimate of E[D], lower limit, S, verdict, guarantee, and why an S is withheld."
+    "One row per version, the chosen test first: estimate of E[D], lower limit, S, verdict, guarantee, and why an S is withheld."
     lvl, fin, asy = 1 - self.delta, "finite-sample", "asymptotic (CLT)"
     holds = lambda r: f"n gold >= {ASYMPTOTIC_MIN_GOLD[r]:,} (measured)" if ASYMPTOTIC_MIN_GOLD[r] else "not measured to hold"
     ok = lambda s: s is not None and s >= lvl
-    rows = {"plain (gold items)": (self.estimate, self.lower, self.score, self.score >= lvl, fin),
-            "prediction-powered": (self.estimate_ppi, self.lower_ppi, self.score_ppi, self.score_ppi >= lvl, fin),
-            "plain, normal limit": (self.estimate, self.lower_plain_clt, self.score_plain_clt, ok(self.score_plain_clt), asy),
-            "prediction-powered, PPI++": (self.estimate_clt, self.lower_clt, self.score_clt, ok(self.score_clt), asy)}
+    how = {"sign": " (exact)", "randomised sign": " (exact, randomised)"}.get(self.test, "")
+    rows = {} if self.test == "plain" else {_TEST_ROWS[self.test]: (self.estimate_test, None, self.score, self.certified, fin + how)}
+    rows |= {"plain (gold items)": (self.estimate, self.lower, self.plain_score, self.plain_score >= lvl, fin),
+             "prediction-powered": (self.estimate_ppi, self.lower_ppi, self.score_ppi, self.score_ppi >= lvl, fin),
+             "plain, normal limit": (self.estimate, self.lower_plain_clt, self.score_plain_clt, ok(self.score_plain_clt), asy),
+             "prediction-powered, PPI++": (self.estimate_clt, self.lower_clt, self.score_clt, ok(self.score_clt), asy)}
     out = pd.DataFrame.from_dict(rows, orient="index", columns=["E[D] estimate", f"lower limit ({lvl:.0%})", "S", "certified", "guarantee"])
     for col in out.columns[1:3]: out[col] = pd.Series([v[out.columns.get_loc(col)] for v in rows.values()], index=out.index, dtype=object)  # None stays None
-    out["n gold"], out["N"] = self.n_gold, [self.n_gold, self.n_items, self.n_gold, self.n_items]
-    out["level holds at"] = ["any n gold (proved)"] * 2 + [holds(r) for r in out.index[2:]]
+    out["n gold"] = self.n_gold
+    out["N"] = [self.n_items if r.startswith("prediction-powered") else self.n_gold for r in out.index]
+    out["level holds at"] = [holds(r) if r in ASYMPTOTIC_MIN_GOLD else "any n gold (proved)" for r in out.index]
     out["withheld"] = [self.withheld.get(r, "") for r in out.index]
     return out
 
@@ -301,26 +340,39 @@ def to_frame(self:GoldCertificate) -> pd.DataFrame:
 def _repr_html_(self:GoldCertificate) -> str:
     "The certificate as a small HTML table (Jupyter): the rows of `to_frame`, the verdict as its caption."
     fr = self.to_frame()
-    cap = f"GoldCertificate: {'certified' if self.certified else 'not certified'} at {1 - self.delta:.0%} (plain S = {self.score:.4f})"
+    cap = f"GoldCertificate: {'certified' if self.certified else 'not certified'} at {1 - self.delta:.0%} (S = {self.score:.4f}, {self.test} test)"
     return _html_table(cap, ["", *fr.columns], [(k, tuple(r)) for k, r in zip(fr.index, fr.itertuples(index=False))])
+
+# %% ../../nbs/certification/19_gold_certificate.ipynb #afcab61d
+def _chosen_test(ann, model, gold, d, test, seed, tau, s_plain):
+    "(S, estimate, wins, losses) of the chosen test: the plain S itself for 'plain', the e-process on D, else from one random human label per gold item."
+    if test == "plain": return s_plain, float("nan"), 0, 0
+    from humancert.certification.gold_power import paired_terms, _test_from_arrays, _uniform   # gold_power builds on this module
+    if test == "e-process": return _test_from_arrays(test, None, None, d, None, tau)
+    pt = paired_terms(ann, model, gold, seed)
+    return _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, None, tau, _uniform(seed))
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #f4f9ab2f
 def certify_with_gold(ann:Annotations, # the human labels (any design)
                       model, # the model's label per item (Series indexed by item, or in item order)
                       gold:pd.Series, # oracle labels of a uniformly random subset of the items, indexed by item id
-                      delta:float=0.05, # certified at level 1 - delta
-                      tau:float=0.0, # margin claimed: model's accuracy - average annotator's > tau
+                      confidence:float=0.95, # certified at this level (1 - delta)
+                      tau:float=0.0, # margin claimed: model's accuracy - average annotator's > tau (0 for test 'sign')
                       tail:str="betting", # 'hoeffding', 'bernstein' or 'betting'
                       lam:float=0.5, # the proxy's weight in the finite-sample prediction-powered bound (fixed in advance)
                       proxy_share:float=0.1, # the part of delta spent on the proxy's mean over all items
+                      test:str="randomised sign", # the test behind `certified` and `score`: 'randomised sign' (the default, chosen by the power table), 'sign', 'e-process', 'paired betting' or 'plain'
+                      seed:int|None=0, # seed of the one human label drawn per gold item (tests with a drawn label), fixed before seeing the gold labels; None: a fresh one (recorded)
+                      delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> GoldCertificate:
-    "Confidence that the model is more accurate than the average annotator, from gold labels on a random subset, plain and prediction-powered."
-    delta, tau, lam, share = _check_gold_args(delta, tau, tail, lam, proxy_share)
+    "Confidence that the model is more accurate than the average annotator, from gold labels on a random subset: the chosen test, plain and prediction-powered."
+    delta, tau, lam, share, test, seed = _check_gold_args(confidence, tau, tail, lam, proxy_share, test, seed, delta)
     terms = gold_terms(ann, model, gold)
     f = proxy_differences(ann, model)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
     d, fg = terms["D"].to_numpy(), f.loc[terms.index].to_numpy()
-    score, lower, est = _plain_gold(d, delta, tau, tail)
+    s_plain, lower, est = _plain_gold(d, delta, tau, tail)
+    score, est_test, wins, losses = _chosen_test(ann, model, gold, d, test, seed, tau, s_plain)
     score_ppi, lower_ppi, est_ppi = _ppi_gold(f, d, fg, delta, tau, tail, lam, share)
     est_clt, se, lam_clt = ppi_clt(f, d, fg)
     s_pc, lo_pc, why_pc = _asymptotic_row(est, float(d.std(ddof=1) / np.sqrt(len(d))), tau, delta, len(d), "plain, normal limit")
@@ -332,7 +384,8 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
                            float(terms["model right"].mean()), float(terms["annotators right"].mean()), float(f.mean()), corr,
                            len(terms), len(f), delta, tau, tail, lam, share,
                            {"no human label": int(n_none), "gold label on an item without human labels": int(gold.notna().sum() - len(terms))},
-                           {k: v for k, v in (("plain, normal limit", why_pc), ("prediction-powered, PPI++", why_cl)) if v}, se)
+                           {k: v for k, v in (("plain, normal limit", why_pc), ("prediction-powered, PPI++", why_cl)) if v}, se,
+                           test, seed, s_plain, est_test, wins, losses)
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #9ce8bff8
 def _power_table(raw, delta):
@@ -362,13 +415,15 @@ def gold_learning_curve(ann:Annotations, # the human labels
                         gold:pd.Series, # oracle labels, indexed by item id
                         sizes, # numbers of gold items to try
                         n_subsets:int=20, # random subsets per size
-                        delta:float=0.05, # level of the power column
+                        confidence:float=0.95, # level of the power column
                         tail:str="betting", # tail bound of the finite-sample limits
-                        seed:int=0, # seed of the subsets
+                        seed:int|None=0, # seed of the subsets; None: a fresh one (recorded in the result's attrs["seed"])
                         progress:bool=False, # tqdm progress bar (stderr) over the sizes
+                        delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                        ) -> pd.DataFrame:
     "Mean S and power (share of subsets with S >= 1 - delta) of each row against the number of gold items; a withheld S is not certified (mean S: NaN where all are withheld)."
-    rng = np.random.default_rng(check_seed(seed, int_only=True))
+    delta, seed = _level(confidence, delta)[1], seed_used(seed)
+    rng = np.random.default_rng(seed)
     if not isinstance(gold, pd.Series): _check_gold(ann, gold)          # the TypeError that says what `gold` must be
     g = gold[gold.notna()]
     sizes = _check_sizes(sizes, len(g))
@@ -378,7 +433,9 @@ def gold_learning_curve(ann:Annotations, # the human labels
         sizes = tqdm(sizes, desc="gold learning curve")
     for n in sizes:
         for b in range(n_subsets if n < len(g) else 1):       # all gold items: one subset
-            c = certify_with_gold(ann, model, g.loc[rng.choice(g.index, int(n), replace=False)], delta, tail=tail)
+            c = certify_with_gold(ann, model, g.loc[rng.choice(g.index, int(n), replace=False)], delta=delta, tail=tail, test="plain")
             rows.append((int(n), b, c.score, c.score_ppi, *(np.nan if x is None else x for x in (c.score_plain_clt, c.score_clt))))
-    return _power_table(pd.DataFrame(rows, columns=["n_gold", "subset", "S plain", "S prediction-powered", "S plain CLT (asymptotic)",
-                                                  "S PPI++ (asymptotic)"]), delta)
+    out = _power_table(pd.DataFrame(rows, columns=["n_gold", "subset", "S plain", "S prediction-powered", "S plain CLT (asymptotic)",
+                                                 "S PPI++ (asymptotic)"]), delta)
+    out.attrs["seed"] = seed
+    return out

@@ -14,9 +14,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed
-from .finite import check_delta
-from .gold_certificate import _check_gold, mean_pvalue, gold_terms
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used
+from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms
+from .gold_sequence import log_capital
 
 # %% ../../nbs/certification/25_gold_power.ipynb #5a6b0474
 def _one_label_each(counts, # label counts, items x classes (each row with at least one label)
@@ -30,45 +30,58 @@ def _one_label_each(counts, # label counts, items x classes (each row with at le
 def paired_terms(ann:Annotations, # the human labels (any design)
                  model, # the model's label per item (Series indexed by item, or in item order)
                  gold:pd.Series, # oracle labels of a uniformly random subset of the items, indexed by item id
-                 seed:int=0, # seed of the one label drawn per gold item
+                 seed:int|None=0, # seed of the one label drawn per gold item; None: a fresh one (recorded in the result's attrs["seed"])
                 ) -> pd.DataFrame:
     "Per gold item with a human label: whether the model is right (M), whether one of its human labels drawn at random is right (H), and M - H."
     check_annotations(ann)
-    rng = np.random.default_rng(check_seed(seed, int_only=True))
+    seed = seed_used(seed)
+    rng = np.random.default_rng(seed)
     m = hard_predictions(ann, model, "model", outside=True)
     pos, g = _check_gold(ann, gold)
     counts = ann.to_counts().to_numpy(dtype=np.int64)[pos]
     keep = counts.sum(1) > 0
     M = (m[pos[keep]] == g[keep]).astype(np.int64)
     H = (_one_label_each(counts[keep], rng) == g[keep]).astype(np.int64)
-    return pd.DataFrame({"model right": M, "drawn label right": H, "M - H": M - H}, index=ann.items[pos[keep]])
+    out = pd.DataFrame({"model right": M, "drawn label right": H, "M - H": M - H}, index=ann.items[pos[keep]])
+    out.attrs["seed"] = seed
+    return out
 
 # %% ../../nbs/certification/25_gold_power.ipynb #c55fa533
 def sign_test_pvalue(wins:int, # discordant gold items where the model is right and the drawn label wrong
                      losses:int, # discordant gold items where the model is wrong and the drawn label right
+                     u:float|None=None, # None: the exact test's p; a uniform draw in [0, 1): the randomised test's p
                     ) -> float:
-    "Exact one-sided p-value of the conditional sign test: P(Bin(wins + losses, 1/2) >= wins); 1 without discordant items."
+    "One-sided p-value of the conditional sign test: P(Bin(m, 1/2) >= wins), or randomised P(Bin > wins) + u P(Bin = wins); 1 without discordant items."
     for v, name in ((wins, "wins"), (losses, "losses")):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0:
             raise ValueError(f"`{name}` must be a count (an int >= 0), got {v!r}.")
-    return 1.0 if wins + losses == 0 else float(stats.binom.sf(wins - 1, wins + losses, 0.5))
+    if u is not None and (isinstance(u, bool) or not isinstance(u, (float, np.floating)) or not 0 <= u < 1):
+        raise ValueError(f"`u` must be None or a uniform draw in [0, 1) (the randomised test's), got {u!r}.")
+    if wins + losses == 0: return 1.0
+    if u is None: return float(stats.binom.sf(wins - 1, wins + losses, 0.5))
+    return float(stats.binom.sf(wins, wins + losses, 0.5) + u * stats.binom.pmf(wins, wins + losses, 0.5))
 
 # %% ../../nbs/certification/25_gold_power.ipynb #12d11389
-GOLD_TESTS = ("sign", "paired betting", "plain")
+GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain")
 
 @dataclass(frozen=True)
 class GoldTest:
     "A fixed-size test that the model beats the average annotator, from gold labels: its verdict, S and the counts behind it."
-    test: str            # 'sign', 'paired betting' or 'plain'
+    test: str            # one of GOLD_TESTS
     certified: bool      # S >= 1 - delta
     score: float         # S = 1 - p; -1 when the estimate does not exceed tau
-    estimate: float      # mean of M - H ('sign', 'paired betting') or of D ('plain') over the gold items
+    estimate: float      # mean of M - H (sign tests, 'paired betting') or of D ('e-process', 'plain') over the gold items
     n_gold: int          # gold items with a human label
     wins: int            # model right, drawn label wrong (0 for 'plain')
     losses: int          # model wrong, drawn label right (0 for 'plain')
     delta: float         # level 1 - delta
     tau: float           # margin claimed
-    seed: int            # seed of the drawn labels (unused by 'plain')
+    seed: int            # seed of the drawn labels and the randomised test's uniform (unused by 'e-process', 'plain')
+
+    @property
+    def confidence(self) -> float:
+        "The level 1 - delta."
+        return float(np.round(1 - self.delta, 12))
 
     def __repr__(self):
         v = "certified" if self.certified else "not certified"
@@ -80,42 +93,52 @@ class GoldTest:
         return pd.DataFrame([self.__dict__]).set_index("test")
 
 # %% ../../nbs/certification/25_gold_power.ipynb #b0f21240
-def _check_test_args(test, delta, tau):
-    "The test's name, delta and tau after checking them; errors name the argument and what to do."
-    if test not in GOLD_TESTS: raise ValueError(f"`test` must be one of {list(GOLD_TESTS)}, got {test!r}.")
-    delta = check_delta(delta)
+def _check_test_args(test, confidence, tau, delta=None):
+    "The test's name, delta (from `confidence` or the old `delta`) and tau after checking them; errors name the argument and what to do."
+    if not isinstance(test, str) or test not in GOLD_TESTS: raise ValueError(f"`test` must be one of {list(GOLD_TESTS)}, got {test!r}.")
+    delta = _level(confidence, delta)[1]
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 <= tau < 1:
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
-    if test == "sign" and tau != 0:
-        raise ValueError(f"`tau` must be 0 for test='sign' (the sign test compares wins with losses, not with a margin); got {tau!r}: "
-                         "use test='paired betting' or 'plain' for a margin.")
+    if test in ("sign", "randomised sign") and tau != 0:
+        raise ValueError(f"`tau` must be 0 for test={test!r} (the sign test compares wins with losses, not with a margin); got {tau!r}: "
+                         "use test='e-process', 'paired betting' or 'plain' for a margin.")
     return test, delta, float(tau)
 
 # %% ../../nbs/certification/25_gold_power.ipynb #79231e03
-def _test_from_arrays(test, M, H, d, delta, tau):
-    "(S, estimate, wins, losses) of a test from the 0/1 arrays M, H and the D of the gold items."
-    if test == "plain":
+def _uniform(seed):
+    "The randomised sign test's uniform draw: a stream of its own, independent of the drawn labels' (seed)."
+    return float(np.random.default_rng([int(seed), 1]).random())
+
+def _test_from_arrays(test, M, H, d, delta, tau, u=None):
+    "(S, estimate, wins, losses) of a test from the 0/1 arrays M, H, the D of the gold items and the randomised test's uniform u."
+    if test in ("plain", "e-process"):
         est = float(d.mean())
+        if test == "e-process":                                      # S = 1 - 1 / (largest capital), at least 0 (Ville)
+            with np.errstate(divide="ignore", over="ignore", invalid="ignore"): top = float(log_capital(d, tau, -1.0, 1.0).max())
+            return max(0.0, float(-np.expm1(-top))), est, 0, 0
         return (-1.0 if est <= tau else 1.0 - mean_pvalue(d, -1, 1, tau, "betting")), est, 0, 0
     x = (M - H).astype(np.float64); est = float(x.mean())
     w, l = int((x > 0).sum()), int((x < 0).sum())
     if est <= tau: return -1.0, est, w, l
-    p = sign_test_pvalue(w, l) if test == "sign" else mean_pvalue(x, -1, 1, tau, "betting")
+    p = (sign_test_pvalue(w, l) if test == "sign" else sign_test_pvalue(w, l, u) if test == "randomised sign"
+         else mean_pvalue(x, -1, 1, tau, "betting"))
     return 1.0 - p, est, w, l
 
 # %% ../../nbs/certification/25_gold_power.ipynb #34ac5364
 def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
               gold:pd.Series, # oracle labels of a uniformly random subset of the items (size fixed in advance), indexed by item id
-              test:str="sign", # 'sign' (exact, one random label per item), 'paired betting' or 'plain' (betting on D)
-              delta:float=0.05, # certified at level 1 - delta
+              test:str="sign", # 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting on D)
+              confidence:float=0.95, # certified at this level (1 - delta)
               tau:float=0.0, # margin claimed (0 for 'sign')
-              seed:int=0, # seed of the drawn labels, fixed in advance
+              seed:int|None=0, # seed of the drawn labels, fixed in advance; None: a fresh one (recorded)
+              delta:float|None=None, # old name: failure probability 1 - confidence; kept working
              ) -> GoldTest:
     "A fixed-size test that the model is more accurate than the average annotator, from gold labels on a random subset."
-    test, delta, tau = _check_test_args(test, delta, tau)
+    test, delta, tau = _check_test_args(test, confidence, tau, delta)
+    seed = seed_used(seed)
     pt = paired_terms(ann, model, gold, seed)
     d = gold_terms(ann, model, gold)["D"].to_numpy()
     if len(pt) < 2: raise ValueError(f"`gold`: only {len(pt)} gold item(s) have a human label; at least 2 are needed.")
-    S, est, w, l = _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, delta, tau)
-    return GoldTest(test, S >= 1 - delta, S, est, len(pt), w, l, delta, tau, int(seed))
+    S, est, w, l = _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, delta, tau, _uniform(seed))
+    return GoldTest(test, S >= 1 - delta, S, est, len(pt), w, l, delta, tau, seed)

@@ -15,9 +15,9 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used
 from .finite import check_delta
-from .gold_certificate import _check_gold
+from .gold_certificate import _check_gold, _level
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #3bc71119
 _EPS = 1e-9   # relative rounding allowance: N tau - S_{t-1} is a difference of sums, exact only up to rounding
@@ -105,6 +105,12 @@ class SequentialCertificate:
     delta: float            # level: certified at 1 - delta
     tau: float              # the claim: mean of D > tau
     population: str         # what the claim is about
+    seed: int|None = None   # seed of the random order within each batch (GoldSequence's, recorded)
+
+    @property
+    def confidence(self) -> float:
+        "The level 1 - delta."
+        return float(np.round(1 - self.delta, 12))
     def __repr__(self):
         v = "certified" if self.certified else "not certified"
         return (f"SequentialCertificate({v} at {1 - self.delta:.0%} over all looks: S={self.score:.4f}, capital {self.capital:.3g} "
@@ -115,10 +121,10 @@ class SequentialCertificate:
         return pd.DataFrame([self.__dict__]).set_index("n_gold")
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #eb041e5a
-def _check_sequence_args(ann, delta, tau, replacement, cap, seed, design=None, model=None):
-    "The arguments of GoldSequence, each refused with its name and what it must be."
+def _check_sequence_args(ann, confidence, tau, replacement, cap, seed, design=None, model=None, delta=None):
+    "The arguments of GoldSequence (delta from `confidence` or the old `delta`, the seed used), each refused with its name and what it must be."
     check_annotations(ann)
-    delta = check_delta(delta)
+    delta = _level(confidence, delta)[1]
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 <= tau < 1:
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
     if not isinstance(replacement, bool):
@@ -133,23 +139,25 @@ def _check_sequence_args(ann, delta, tau, replacement, cap, seed, design=None, m
                          "would certify that judge: build it with active_design(ann, model) on the same annotations and model.")
     if isinstance(cap, bool) or not isinstance(cap, (int, float, np.floating)) or not 0 < cap < 1:
         raise ValueError(f"`cap` must be a number strictly between 0 and 1 (the largest share of the capital at risk), got {cap!r}.")
-    return delta, float(tau), float(cap), check_seed(seed, int_only=True)
+    return delta, float(tau), float(cap), seed_used(seed)
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #95dbac0b
 class GoldSequence:
     "Label gold items in batches until certified: after each `update`, a certificate valid at delta over all looks."
     def __init__(self, ann:Annotations, # the human labels (any design)
                  model, # the model's label per item (Series indexed by item, or in item order)
-                 delta:float=0.05, # certified at level 1 - delta, simultaneously over all looks
+                 confidence:float=0.95, # certified at this level (1 - delta), simultaneously over all looks
                  tau:float=0.0, # the claim: model's oracle accuracy - average annotator's > tau
                  design=None, # an active design (`active_design`): gold items drawn with its probabilities, weighted terms
                  replacement:bool=False, # plain design: True if gold items are drawn i.i.d. (claim about their distribution)
                  cap:float=0.5, # largest share of the capital a bet risks
-                 seed:int=0, # seed of the random order within each batch
+                 seed:int|None=0, # seed of the random order within each batch; None: a fresh one (recorded in `seed` and the certificates)
+                 delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                 ):
-        self.delta, self.tau, self.cap, seed = _check_sequence_args(ann, delta, tau, replacement, cap, seed, design, model)
+        self.delta, self.tau, self.cap, self.seed = _check_sequence_args(ann, confidence, tau, replacement, cap, seed, design, model, delta)
+        self.confidence = float(np.round(1 - self.delta, 12))
         self.ann, self.model, self.design, self.replacement = ann, hard_predictions(ann, model, "model", outside=True), design, replacement
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(self.seed)
         self.labelled = np.zeros(ann.n_items, dtype=bool)     # items whose gold label has been given
         self.gold_codes = np.full(ann.n_items, -1)
         self.n_labels = ann.to_counts().to_numpy(dtype=np.float64).sum(1)
@@ -196,7 +204,7 @@ def _certify(self:GoldSequence):
     score = float(max(0.0, -np.expm1(-top)))
     lower = _lower_sequence(self.x, self.lo, self.hi, self.delta, self.pool, self.cap)
     return SequentialCertificate(bool(top >= np.log(1 / self.delta)), score, float(np.exp(lk[-1])), float(np.exp(top)), lower,
-                                 float(self.x.mean()), len(self.x), len(self.history), self.delta, self.tau, _population(self))
+                                 float(self.x.mean()), len(self.x), len(self.history), self.delta, self.tau, _population(self), self.seed)
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #8fa7ccbd
 @patch
@@ -250,16 +258,17 @@ def __repr__(self:GoldSequence):
 @patch
 def plan_more(self:GoldSequence, reps:int=200, # simulated continuations
               max_more:int=20000, # give up beyond this many more items
-              seed:int=0, # seed of the continuations
+              seed:int|None=0, # seed of the continuations; None: a fresh one (returned as "seed")
              ) -> dict:
-    "More gold items to certify, by continuing the sequence with draws from the terms seen so far: median, 90th percentile, share certified."
+    "More gold items to certify, by continuing the sequence with draws from the terms seen so far: median, 90th percentile, share certified, seed used."
     if not self.history: raise ValueError("no gold labels yet: call update(gold) with a first batch.")
-    if self.last.certified: return {"median": 0.0, "p90": 0.0, "certified share": 1.0}
-    rng = np.random.default_rng(check_seed(seed, int_only=True))
+    seed = seed_used(seed)
+    if self.last.certified: return {"median": 0.0, "p90": 0.0, "certified share": 1.0, "seed": seed}
+    rng = np.random.default_rng(seed)
     room = max_more if self.pool is None else min(max_more, self.pool - len(self.x))
-    if room <= 0: return {"median": np.inf, "p90": np.inf, "certified share": 0.0}
+    if room <= 0: return {"median": np.inf, "p90": np.inf, "certified share": 0.0, "seed": seed}
     more = rng.choice(self.x, size=(int(reps), room))
     t = stopping_times(np.c_[np.broadcast_to(self.x, (int(reps), len(self.x))), more], self.tau, self.lo, self.hi,
                        self.delta, self.pool, self.cap) - len(self.x)
     q = np.quantile(t, [0.5, 0.9], method="higher")           # an order statistic: inf when too few continuations certify
-    return {"median": float(q[0]), "p90": float(q[1]), "certified share": float(np.isfinite(t).mean())}
+    return {"median": float(q[0]), "p90": float(q[1]), "certified share": float(np.isfinite(t).mean()), "seed": seed}

@@ -18,7 +18,7 @@ from scipy import optimize, stats
 
 from .tails import LOWER_TAILS, _bernstein_delta, _check_tail
 from .certify import _split
-from ..data.annotations import seed_used
+from ..data.annotations import seed_used, check_confidence
 
 # %% ../../nbs/certification/17_study_planner.ipynb #99c7d8d5
 def _smallest_n(prob, # n -> probability of certifying with n items, non-decreasing in n
@@ -192,6 +192,11 @@ class GoldPlan:
     tail: str               # 'hoeffding', 'bernstein' or 'normal' (asymptotic)
     tau: float              # margin to certify
 
+    @property
+    def confidence(self) -> float:
+        "The confidence to reach (issue 33's name for `target`)."
+        return self.target
+
     def __repr__(self):
         return (f"GoldPlan(n*={self.n_gold:,} gold items for S >= {self.target:g} with power {self.power_at_n:.3f} (asked {self.power:g}); "
                 f"lead={self.lead:g}, sd={self.sd:.4f}, effective sd={self.effective_sd:.4f}, tail={self.tail!r}, tau={self.tau:g})")
@@ -214,6 +219,21 @@ def _gold_power(n, lead, sd, target, tail, tau, r, N):
     eff = sd * np.sqrt(1 - (1 - n / N) * r * r) if (tail == "normal" and N) else sd
     if eff == 0: return float(lead - tau > _gold_slack(n, 0.0, 1 - target, tail)), eff
     return float(stats.norm.cdf(np.sqrt(n) * (lead - tau - _gold_slack(n, eff, 1 - target, tail)) / eff)), eff
+
+# %% ../../nbs/certification/17_study_planner.ipynb #7a16a8eb
+def _plan_level(confidence, # the level to reach (default 0.95)
+                target, # its old name, or None
+                delta, # the old failure probability 1 - level, or None
+               ) -> float:
+    "The confidence a plan aims at, from `confidence` or the old names `target` (the same level) and `delta` (1 - it); errors name them."
+    if target is not None:
+        if delta is not None: raise ValueError("`target` and `delta` are both old names of the level: give `confidence` alone.")
+        if confidence != 0.95 and confidence != target:
+            raise ValueError(f"`confidence`={confidence!r} and `target`={target!r} disagree: `target` is the old name of `confidence`; give one.")
+        if isinstance(target, bool) or not isinstance(target, (int, float, np.integer, np.floating)):
+            raise TypeError(f"`target` (the old name of `confidence`) must be a number, got {type(target).__name__} {target!r}.")
+        confidence = target
+    return check_confidence(None if delta is not None and confidence == 0.95 else confidence, delta)
 
 # %% ../../nbs/certification/17_study_planner.ipynb #a1b567be
 def _check_gold_plan(lead, sd, target, power, tail, tau, proxy_correlation, n_items, max_n):
@@ -238,15 +258,18 @@ def _check_gold_plan(lead, sd, target, power, tail, tau, proxy_correlation, n_it
 # %% ../../nbs/certification/17_study_planner.ipynb #457a9b0c
 def plan_gold_study(lead:float, # expected E[D]: model's oracle accuracy minus the average annotator's
                     sd:float, # standard deviation of D per gold item (from a pilot, or from the accuracies)
-                    target:float=0.95, # confidence S to reach
+                    confidence:float=0.95, # confidence S to reach
                     power:float=0.8, # probability that the study reaches it
                     tail:str="bernstein", # 'hoeffding', 'bernstein' (finite-sample) or 'normal' (asymptotic)
                     tau:float=0.0, # margin to certify
                     proxy_correlation:float=0.0, # correlation of the PPI proxy with D (tail 'normal' only: PPI++)
                     n_items:int|None=None, # all items N, gold or not (with proxy_correlation); capped: n* <= N
                     max_n:int=10**7, # give up beyond this many gold items
+                    target:float|None=None, # old name of `confidence`; kept working
+                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                    ) -> GoldPlan:
     "Smallest number of gold items whose gold certificate reaches `target` with probability at least `power`."
+    target = _plan_level(confidence, target, delta)
     _check_gold_plan(lead, sd, target, power, tail, tau, proxy_correlation, n_items, max_n)
     lead, sd, tau, r = float(lead), float(sd), float(tau), float(proxy_correlation)
     prob = lambda n: _gold_power(n, lead, sd, target, tail, tau, r, n_items)[0]
@@ -273,13 +296,19 @@ class GoldProcedurePlan:
     sd: float              # sd of D per gold item
     target: float          # confidence to reach
     power: float           # probability of reaching it
+    seed: int|None = None  # seed of the simulation (recorded; repeat the plan with it)
+
+    @property
+    def confidence(self) -> float:
+        "The confidence to reach (issue 33's name for `target`)."
+        return self.target
     def __repr__(self):
         n = self.table["for power"]
         return (f"GoldProcedurePlan(lead={self.lead:g}, sd={self.sd:.4f}, S >= {self.target:g} with power {self.power:g}: "
                 + ", ".join(f"{k} {v:,.0f}" for k, v in n.items()) + " gold items)")
     def to_frame(self) -> pd.DataFrame:
-        "The table: one row per procedure."
-        return self.table.copy()
+        "The table: one row per procedure, with the simulation's seed."
+        return self.table.assign(seed=self.seed)
 
 # %% ../../nbs/certification/17_study_planner.ipynb #ead735e6
 def _check_procedures(lead, sd, active_sd, active_lo, reps):
@@ -302,14 +331,17 @@ def _stopping_row(t, power):
 
 def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy minus the average annotator's
                          sd:float, # sd of D per gold item
-                         target:float=0.95, # confidence S to reach
+                         confidence:float=0.95, # confidence S to reach
                          power:float=0.8, # probability of reaching it
                          active_sd:float|None=None, # sd of the active design's weighted terms (from a pilot); None: no active row
                          active_lo:float|None=None, # lower end of the active design's terms (ActiveDesign.lo)
                          reps:int=400, # simulated sequential studies
-                         seed:int=0, # seed of the simulation
+                         seed:int|None=0, # seed of the simulation; None: a fresh one (recorded in the plan)
+                         target:float|None=None, # old name of `confidence`; kept working
+                         delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                         ) -> GoldProcedurePlan:
     "Gold items for S >= target with the given power: fixed-size (Bernstein plan), sequential and active (simulated stopping times)."
+    target = _plan_level(confidence, target, delta)
     fixed = plan_gold_study(lead, sd, target, power)                # checks lead, sd, target and power
     _check_procedures(lead, sd, active_sd, active_lo, reps)
     seed = seed_used(seed)
@@ -318,4 +350,4 @@ def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy mi
             "sequential": _stopping_row(_two_point_stopping(lead, sd, -1.0, reps, top, target, seed), power)}
     if active_sd is not None:
         rows["active, sequential"] = _stopping_row(_two_point_stopping(lead, active_sd, active_lo, reps, top, target, seed + 1), power)
-    return GoldProcedurePlan(pd.DataFrame(rows).T, float(lead), float(sd), float(target), float(power))
+    return GoldProcedurePlan(pd.DataFrame(rows).T, float(lead), float(sd), float(target), float(power), seed)

@@ -49,11 +49,12 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
                 label:str="label", # long format: column of labels
                 missing:str=None, # wide format: a value marking a missing label besides empty cells
                 labels:str=None, # the classes in order, comma-separated (default: the labels found, sorted)
-                delta:float=0.05, # certified at level 1 - delta, valid over all looks
+                confidence:float=None, # certified at this level, valid over all looks (default 0.95)
                 tau:float=0.0, # the claim: model's oracle accuracy - average annotator's > tau
                 replacement:bool=False, # gold items drawn i.i.d. (default: uniformly without replacement from the items)
                 reps:int=200, # simulated continuations behind the expected number of further gold items
                 seed:int=0, # seed of the planner's simulation
+                delta:float=None, # old name: failure probability 1 - confidence; kept working
                ) -> str:
     "Sequential gold certificate (valid over all looks) and the gold items the planner still expects."
     from humancert.report.cli import read_labels, _gold_labels    # cli registers this command: imported here, not at load
@@ -61,7 +62,7 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
     if input is None: raise ValueError("INPUT is needed: the labels file.")
     lf = read_labels(input, format, item, annotator, label, missing, labels, None, model, None)
     ann, g = _gold_labels(gold, None, input, format, item, lf.annotations, lf.model, False)
-    seq = GoldSequence(ann, lf.model, delta, tau, replacement=replacement)
+    seq = GoldSequence(ann, lf.model, 0.95 if confidence is None else confidence, tau, replacement=replacement, delta=delta)
     seq.update(g, shuffle=False)
     return _status_text(seq, model, reps, seed)
 
