@@ -246,7 +246,11 @@ def test_paired_betting_selectable_and_sign_refuses_a_margin():
     pb = certify_with_gold(ann, model, gold, test="paired betting", tau=0.05)
     assert pb.test == "paired betting" and abs(pb.estimate_test - 9 / 49) < 1e-15 and -1 < pb.score < 1
     with pytest.raises(ValueError, match="use test='e-process', 'plain' or 'paired betting' for a margin"):
-        certify_with_gold(ann, model, gold, tau=0.05)
+        certify_with_gold(ann, model, gold, tau=0.05, test="randomised sign")
+    auto = certify_with_gold(ann, model, gold, tau=0.05)            # the default 'auto' takes the plain certificate for a margin
+    ph = certify_with_gold(ann, model, gold, tau=0.05, tail="hoeffding")
+    assert auto.test == "plain" and ph.test == "plain" and auto.seed is None
+    assert abs(ph.score - (1 - np.exp(-2 * 49 * (9 / 49 - 0.05) ** 2 / 4))) < 1e-12     # Hoeffding by hand: D in [-1, 1], mean 9/49
 
 
 def test_confidence_replaces_delta():

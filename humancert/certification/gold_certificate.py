@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import special
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, check_confidence, bools_and_numbers
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, level_and_delta, bools_and_numbers
 from .finite import check_delta
 from .tails import UPPER_TAILS, upper_limit, upper_tail_delta
 from .certify import _html_table
@@ -228,9 +228,8 @@ def _ppi_gold(f, d, fg, delta, tau, tail, lam, share):
 def _level(confidence, # the level asked for (default 0.95)
            delta, # the old name, 1 - confidence, or None
           ) -> tuple:
-    "(confidence, delta) of a call: an explicit `delta` (old name) wins over confidence's default 0.95; delta rounded to 12 decimals so that 0.95 gives 0.05."
-    c = check_confidence(None if delta is not None and confidence == 0.95 else confidence, delta)
-    return c, float(np.round(1 - c, 12))
+    "(confidence, delta) of a call, by the package's one reader `level_and_delta` (an explicit old `delta` wins over confidence's default)."
+    return level_and_delta(confidence, delta)
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #84fc802f
 def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed=0, delta=None):
@@ -244,7 +243,8 @@ def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed
         raise ValueError(f"`lam` must be a number in [0, 1] (the proxy's weight, fixed in advance), got {lam!r}.")
     if isinstance(proxy_share, bool) or not isinstance(proxy_share, (float, np.floating)) or not 0 < proxy_share < 1:
         raise ValueError(f"`proxy_share` must be a float strictly between 0 and 1 (the part of delta spent on E[f]), got {proxy_share!r}.")
-    if not isinstance(test, str) or test not in GOLD_TESTS: raise ValueError(f"`test` must be one of {list(GOLD_TESTS)}, got {test!r}.")
+    if test == "auto": test = "randomised sign" if tau == 0 else "plain"     # the power table's choice; a margin needs a test of E[D]
+    if not isinstance(test, str) or test not in GOLD_TESTS: raise ValueError(f"`test` must be 'auto' or one of {list(GOLD_TESTS)}, got {test!r}.")
     if test in ("sign", "randomised sign") and tau != 0:
         raise ValueError(f"`tau` must be 0 with test={test!r} (the sign test compares wins with losses, not with a margin), got {tau!r}; "
                          "use test='e-process', 'plain' or 'paired betting' for a margin.")
@@ -361,7 +361,7 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
                       tail:str="betting", # 'hoeffding', 'bernstein' or 'betting'
                       lam:float=0.5, # the proxy's weight in the finite-sample prediction-powered bound (fixed in advance)
                       proxy_share:float=0.1, # the part of delta spent on the proxy's mean over all items
-                      test:str="randomised sign", # the test behind `certified` and `score`: 'randomised sign' (the default, chosen by the power table), 'sign', 'e-process', 'paired betting' or 'plain'
+                      test:str="auto", # the test behind `certified` and `score`: 'auto' is 'randomised sign' for tau = 0 (chosen by the power table) and 'plain' for a margin; or 'sign', 'e-process', 'paired betting', 'plain'
                       seed:int|None=0, # seed of the one human label drawn per gold item (tests with a drawn label), fixed before seeing the gold labels; None: a fresh one (recorded)
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> GoldCertificate:
