@@ -45,6 +45,9 @@ def _panel(n=300, seed=0):
 SIM, MODEL = _panel()
 ANN = SIM.annotations
 TIED = Annotations.from_wide([["x", "y"]] * 120 + [["x", "x"]] * 30)      # 120 two-way ties: the tie-breaks use the seed
+GOLD = pd.Series(np.asarray(SIM.oracle), index=ANN.items).iloc[::3]       # oracle labels on every third item (fixed, not chosen by label)
+DRAWS = humancert.next_gold_items(ANN, MODEL, 60, seed=0)
+GOLD_ACTIVE = pd.Series(np.asarray(SIM.oracle), index=ANN.items).loc[DRAWS["item"].unique()]
 ONE_CONDITION = {"b2": (0.5,), "gamma": (6.0,), "m": (0.0,), "model_noise": (False,)}
 
 
@@ -63,6 +66,13 @@ LEVEL_CASES = {
     "make_report": ((ANN, MODEL), dict(n_bootstrap=0), lambda r: (r.certificate.score, r.certificate.delta, r.parameters["delta"], r.confidence)),
     "report_from_table": ((_long(ANN),), dict(model=MODEL, n_bootstrap=0),
                           lambda r: (r.certificate.score, r.certificate.delta, r.parameters["delta"], r.confidence)),
+    "certify_with_gold": ((ANN, MODEL, GOLD), {}, lambda c: (c.score, c.plain_score, c.score_ppi, c.delta, c.confidence, c.certified)),
+    "gold_learning_curve": ((ANN, MODEL, GOLD, [40, 80], 3), {}, lambda d: d.to_numpy().tolist()),
+    "gold_test": ((ANN, MODEL, GOLD, "sign"), {}, lambda t: (t.score, t.certified, t.delta)),
+    "GoldSequence": ((ANN, MODEL), {}, lambda g: (lambda r: (r.score, r.lower, r.delta, r.certified))(g.update(GOLD))),
+    "certify_active": ((ANN, MODEL, GOLD_ACTIVE, DRAWS), {}, lambda a: (a.score, a.delta, a.certified)),
+    "plan_gold_study": ((0.05, 0.6), {}, lambda p: p.to_frame().to_numpy().tolist() if hasattr(p, "to_frame") else repr(p)),
+    "plan_gold_procedures": ((0.05, 0.6), dict(reps=50, seed=3), lambda p: p.table.to_numpy().tolist()),
 }
 
 # functions that take a level but keep the papers' delta, each with its reason
@@ -79,11 +89,6 @@ LEVEL_EXCEPTIONS = {
 # ---- TEMPORARY (the lead removes this block after merging the `gold` and `judges` branches, which convert these in parallel)
 LEVEL_PENDING_OTHER_BRANCHES = {
     "compare_judges": "judges branch (nbs/judges/51)",
-    "certify_with_gold": "gold branch (nbs/certification/19)",
-    "gold_learning_curve": "gold branch (nbs/certification/19)",
-    "gold_test": "gold branch (nbs/certification/25)",
-    "GoldSequence": "gold branch (nbs/certification/26)",
-    "certify_active": "gold branch (nbs/certification/27)",
 }
 # ---- end of the temporary block
 
@@ -205,6 +210,15 @@ SEED_CASES = {
                     lambda r: np.asarray(r.equivalence.samples).tolist()),
     "report_from_table": (lambda s: humancert.report_from_table(_long(ANN), model=MODEL, n_bootstrap=5, seed=s), _field_seed,
                           lambda r: np.asarray(r.equivalence.samples).tolist()),
+    "certify_with_gold": (lambda s: humancert.certify_with_gold(ANN, MODEL, GOLD, seed=s), _field_seed, lambda c: (c.score, c.wins, c.losses)),
+    "gold_test": (lambda s: humancert.gold_test(ANN, MODEL, GOLD, seed=s), _field_seed, lambda t: (t.score, t.wins, t.losses)),
+    "gold_learning_curve": (lambda s: humancert.gold_learning_curve(ANN, MODEL, GOLD, [40, 80], 3, seed=s), _attrs_seed,
+                            lambda d: d.to_numpy().tolist()),
+    "GoldSequence": (lambda s: humancert.GoldSequence(ANN, MODEL, seed=s).update(GOLD), _field_seed, lambda r: (r.score, r.lower, r.capital)),
+    "next_gold_items": (lambda s: humancert.next_gold_items(ANN, MODEL, 30, seed=s), lambda d: int(d["seed"].iloc[0]),
+                        lambda d: (d["item"].tolist(), d["weight"].tolist())),
+    "plan_gold_procedures": (lambda s: humancert.plan_gold_procedures(0.05, 0.6, reps=50, seed=s), _field_seed,
+                             lambda p: p.table.to_numpy().tolist()),
 }
 
 WIDE = ANN.to_wide()
@@ -222,11 +236,6 @@ SEED_EXCEPTIONS = {
 # ---- TEMPORARY (the lead removes this block after merging the `gold` and `judges` branches, which convert these in parallel)
 SEED_PENDING_OTHER_BRANCHES = {
     "compare_judges": "judges branch (nbs/judges/51)",
-    "gold_learning_curve": "gold branch (nbs/certification/19)",
-    "plan_gold_procedures": "gold branch (nbs/certification/17)",
-    "gold_test": "gold branch (nbs/certification/25)",
-    "GoldSequence": "gold branch (nbs/certification/26)",
-    "next_gold_items": "gold branch (nbs/certification/27)",
 }
 # ---- end of the temporary block
 
