@@ -755,6 +755,12 @@ def _table_md(t):
     md += ["| " + " | ".join(_md_cell(x) for x in [i] + [_cell(v) for v in row]) + " |" for i, row in zip(f.index, f.to_numpy())]
     return md + ([""] + [f"- {_md_cell(s)}" for s in t.foot] if t.foot else [])
 
+def _rows_md(rows):
+    "Label/value/comment rows as a markdown table; the comment column only when some row has a comment (the Data block has none)."
+    if any(c for _, _, c in rows):
+        return ["| | value | |", "| --- | ---: | --- |"] + [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
+    return ["| | value |", "| --- | ---: |"] + [f"| {_md_cell(a)} | {_md_cell(b)} |" for a, b, _ in rows]
+
 # %% ../../nbs/report/80_report.ipynb #56f7f442
 def _to_markdown(r, images):
     md = [f"# humancert report: {r.title}", "", f"humancert {__version__}; parameters: "
@@ -763,8 +769,7 @@ def _to_markdown(r, images):
         md += ["", f"## {head}", ""]
         if isinstance(rows, _Table): md += _table_md(rows)
         else:
-            md += ["| | value | |", "| --- | ---: | --- |"]
-            md += [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
+            md += _rows_md(rows)
         if head.startswith("Annotators"): md += _pair_table_md(r.annotators)
         for key, caption in images.get(head.split(" (")[0], []):
             md += ["", f"![{caption}]({key})"]
@@ -892,7 +897,9 @@ def _html_table(t):
         body = "".join("<tr>" + f"<th>{_html.escape(str(i))}</th>" + "".join(_td(v) for v in row) + "</tr>" for i, row in zip(f.index, f.to_numpy(dtype=object)))
         foot = "" if not t.foot else '<ul class="foot">' + "".join(f"<li>{_html.escape(s)}</li>" for s in t.foot) + "</ul>"
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{foot}"
-    body = "".join(f"<tr><th>{_html.escape(a)}</th><td class=\"n\">{_html.escape(b)}</td><td>{_html.escape(c)}</td></tr>" for a, b, c in t)
+    wide = any(c for _, _, c in t)                                 # a comment column only when some row has a comment
+    body = "".join(f"<tr><th>{_html.escape(a)}</th><td class=\"n\">{_html.escape(b)}</td>" + (f"<td>{_html.escape(c)}</td>" if wide else "")
+                   + "</tr>" for a, b, c in t)
     return f"<table><tbody>{body}</tbody></table>"
 
 # %% ../../nbs/report/80_report.ipynb #e9d025a8
