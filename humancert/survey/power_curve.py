@@ -210,7 +210,9 @@ def _level_pairs(w0, w1, n, kk, yy):
 def _binary_seen_law(W0, W1, N, k, a):
     "For k seen labels with a zeros: the hypergeometric probability of that draw, and the held-out label's law (R0, R1)."
     b = k - a
-    P = np.exp(_lfall(W0, a) - gammaln(a + 1) + _lfall(W1, b) - gammaln(b + 1) - _lfall(N, k) + gammaln(k + 1.0))
+    w0, w1, nn, kk, aa, bb = (np.asarray(v).astype(np.int64) for v in (W0, W1, N, k, a, b))   # whole numbers: log j! looked up
+    lf = gammaln(np.arange(int(np.max(nn)) + 1) + 1.0)
+    P = np.exp((lf[w0] - lf[w0 - aa]) - lf[aa] + (lf[w1] - lf[w1 - bb]) - lf[bb] - (lf[nn] - lf[nn - kk]) + lf[kk])   # _lfall's terms, in its order
     return P, (W0 - a) / (N - k), (W1 - b) / (N - k)
 
 # %% ../../nbs/survey/32_power_curve.ipynb #6c09ed52

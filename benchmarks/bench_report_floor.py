@@ -1,0 +1,98 @@
+"""`humancert report --dataset personal_attacks --quiet` against its import floor (issue 35, items 4 and 5).
+
+The floor is what any report on these data must pay before it computes anything: a Python process that imports numpy,
+pandas and scipy.special, `python -c "import numpy, pandas, scipy.special"`. Both are whole processes, started the way a
+user starts them (the report through the installed console script `humancert`, or `python -m`-free `python -c main()`
+when no console script is found), one after the other in turn (report, floor, report, floor, ...), so that both see the
+same machine load; the ratio is the median of the per-pair ratios. With `--base DIR` a checkout of an earlier commit
+runs its report in the same rounds (report of DIR, report of this tree, floor), for a before/after on the same load.
+
+Per process: the wall time (perf_counter around the child) and the CPU time the operating system accounts to the child
+(user + sys, from getrusage(RUSAGE_CHILDREN) deltas). The load average is read before and after and printed with the table.
+Each child gets PYTHONPATH=<checkout>, which puts that checkout's humancert first (checked: the child's humancert.__file__).
+
+    python benchmarks/bench_report_floor.py [--pairs 15] [--base /tmp/hc-base] > benchmarks/report_floor.md
+"""
+import argparse
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FLOOR = [sys.executable, "-c", "import numpy, pandas, scipy.special"]
+ARGS = ["report", "--dataset", "personal_attacks", "--quiet"]
+
+
+def report_cmd():
+    "The report command as a user runs it: the console script beside this Python, else `python -c` calling the CLI's main."
+    script = Path(sys.executable).with_name("humancert")
+    if script.is_file(): return [str(script), *ARGS], "humancert " + " ".join(ARGS)
+    code = f"import sys; from humancert.report.cli import main; sys.exit(main({ARGS!r}))"
+    return [sys.executable, "-c", code], f"python -c 'main({ARGS!r})'"
+
+
+def which_humancert(root):
+    "The humancert a child with PYTHONPATH=root imports (must be root's own)."
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-c", "import humancert; print(humancert.__file__)"], capture_output=True, text=True,
+                         env=env, cwd="/tmp", check=True).stdout.strip()
+    if not Path(out).resolve().is_relative_to(Path(root).resolve()):
+        raise RuntimeError(f"PYTHONPATH={root} imports humancert from {out}, not from the checkout")
+    return out
+
+
+def run(cmd, root):
+    "One fresh process: (wall seconds, CPU seconds user + sys as the OS accounts them to the child)."
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/tmp")
+    wall = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if res.returncode != 0: raise RuntimeError(f"{cmd} failed:\n{res.stderr[-2000:]}")
+    return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+
+def med(xs): return f"{statistics.median(xs):.3f} ({min(xs):.3f}-{max(xs):.3f})"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pairs", type=int, default=15, help="rounds; each runs every command once")
+    ap.add_argument("--warmup", type=int, default=2, help="rounds first, not counted")
+    ap.add_argument("--base", default=None, help="checkout of an earlier commit (with its data/ folder), run in the same rounds")
+    a = ap.parse_args()
+    rep, rep_text = report_cmd()
+    cmds = ({"report, baseline checkout": (rep, Path(a.base))} if a.base else {}) | {
+        "report, this tree": (rep, ROOT), "floor: import numpy, pandas, scipy.special": (FLOOR, ROOT)}
+    for name, (_, root) in cmds.items(): which_humancert(root)
+    load0 = os.getloadavg()
+    times = {k: [] for k in cmds}
+    for rnd in range(a.warmup + a.pairs):
+        for name, (cmd, root) in cmds.items():
+            w, c = run(cmd, root)
+            if rnd >= a.warmup: times[name].append((w, c))
+    load1 = os.getloadavg()
+    floor = times["floor: import numpy, pandas, scipy.special"]
+    print("# The report command against its import floor (issue 35, item 4)\n")
+    print(f"Written by `python benchmarks/bench_report_floor.py --pairs {a.pairs}" + (f" --base {a.base}`" if a.base else "`")
+          + f" on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"load average {load0[0]:.2f} before and {load1[0]:.2f} after (1-minute). The report is `{rep_text}`; every command is a "
+          f"fresh process, the commands in turn in each of {a.pairs} rounds (after {a.warmup} uncounted), ratios the median of "
+          "the per-round ratios to the floor in the same round. CPU is user + sys as the OS accounts it to the child.\n")
+    print("| command | wall (s), median (min-max) | CPU (s), median (min-max) | wall / floor, median of per-round ratios (min-max) | CPU / floor |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, t in times.items():
+        rw = [x[0] / f[0] for x, f in zip(t, floor)]
+        rc = [x[1] / f[1] for x, f in zip(t, floor)]
+        print(f"| {name} | {med([x[0] for x in t])} | {med([x[1] for x in t])} | {med(rw)} | {med(rc)} |")
+
+
+if __name__ == "__main__":
+    main()
