@@ -9,11 +9,14 @@ runs its report in the same rounds (report of DIR, report of this tree, floor), 
 
 Per process: the wall time (perf_counter around the child) and the CPU time the operating system accounts to the child
 (user + sys, from getrusage(RUSAGE_CHILDREN) deltas). The load average is read before and after and printed with the table.
-Each child gets PYTHONPATH=<checkout>, which puts that checkout's humancert first (checked: the child's humancert.__file__).
+Each child gets PYTHONPATH=<checkout>, which puts that checkout's humancert first (checked: the child's humancert.__file__);
+both checkouts are byte-compiled first (this environment sets PYTHONDONTWRITEBYTECODE, and a stale .pyc costs a recompile
+of the module in every process: 0.1 s here). A second table splits the report's CPU time by part, in process.
 
     python benchmarks/bench_report_floor.py [--pairs 15] [--base /tmp/hc-base] > benchmarks/report_floor.md
 """
 import argparse
+import json
 import os
 import platform
 import resource
@@ -62,16 +65,54 @@ def run(cmd, root):
 def med(xs): return f"{statistics.median(xs):.3f} ({min(xs):.3f}-{max(xs):.3f})"
 
 
+PARTS = r"""
+import json, time, io, contextlib
+c = [time.process_time()]
+import numpy, pandas, scipy.special
+c.append(time.process_time())
+import fastcore.script
+c.append(time.process_time())
+from humancert.report.cli import main
+c.append(time.process_time())
+import humancert.report.reporting as R, humancert.survey.survey_equivalence as SE
+acc = {}
+def wrap(mod, name):
+    f = getattr(mod, name)
+    def g(*a, **k):
+        t = time.process_time()
+        try: return f(*a, **k)
+        finally: acc[name] = acc.get(name, 0) + time.process_time() - t
+    setattr(mod, name, g)
+for n in ("_equivalence", "_margins", "_agreement_table", "bounds_by_annotators", "_certificates"): wrap(R, n)
+wrap(SE, "_bootstrap_equivalences")
+with contextlib.redirect_stdout(io.StringIO()): main(%r)
+c.append(time.process_time())
+print(json.dumps({"floor imports": c[1] - c[0], "fastcore.script (the CLI's parser)": c[2] - c[1],
+                  "humancert's modules": c[3] - c[2], "the report's work": c[4] - c[3]} | acc))
+""" % ARGS
+
+
+def parts(root, reps):
+    "CPU seconds of each part of the report, in process (process_time), median over `reps` fresh processes."
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    runs = [json.loads(subprocess.run([sys.executable, "-c", PARTS], capture_output=True, text=True, env=env, cwd="/tmp",
+                                      check=True).stdout.strip().splitlines()[-1]) for _ in range(reps)]
+    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=int, default=15, help="rounds; each runs every command once")
     ap.add_argument("--warmup", type=int, default=2, help="rounds first, not counted")
+    ap.add_argument("--parts", type=int, default=5, help="fresh processes for the in-process CPU split")
     ap.add_argument("--base", default=None, help="checkout of an earlier commit (with its data/ folder), run in the same rounds")
     a = ap.parse_args()
     rep, rep_text = report_cmd()
     cmds = ({"report, baseline checkout": (rep, Path(a.base))} if a.base else {}) | {
         "report, this tree": (rep, ROOT), "floor: import numpy, pandas, scipy.special": (FLOOR, ROOT)}
-    for name, (_, root) in cmds.items(): which_humancert(root)
+    for name, (_, root) in cmds.items():
+        which_humancert(root)                                              # byte-compiled first, as an installed package is
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(root) / "humancert")], check=True)
     load0 = os.getloadavg()
     times = {k: [] for k in cmds}
     for rnd in range(a.warmup + a.pairs):
@@ -92,6 +133,16 @@ def main():
         rw = [x[0] / f[0] for x, f in zip(t, floor)]
         rc = [x[1] / f[1] for x, f in zip(t, floor)]
         print(f"| {name} | {med([x[0] for x in t])} | {med([x[1] for x in t])} | {med(rw)} | {med(rc)} |")
+    roots = ({"baseline checkout": Path(a.base)} if a.base else {}) | {"this tree": ROOT}
+    split = {k: parts(r, a.parts) for k, r in roots.items()}
+    names = {"_equivalence": "of which survey equivalence", "_bootstrap_equivalences": "of which its item bootstrap (200 resamples)",
+             "_margins": "of which S against the margin (certificate sweep)", "_agreement_table": "of which the agreement table (SPA included)",
+             "bounds_by_annotators": "of which the bounds against k", "_certificates": "of which the two certificates"}
+    print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes):\n")
+    print("| part | " + " | ".join(f"{k} (s)" for k in roots) + " |")
+    print("| --- |" + " ---: |" * len(roots))
+    for key in split["this tree"]:
+        print(f"| {names.get(key, key)} | " + " | ".join(f"{split[k].get(key, float('nan')):.3f}" for k in roots) + " |")
 
 
 if __name__ == "__main__":
