@@ -13,7 +13,8 @@ Each child gets PYTHONPATH=<checkout>, which puts that checkout's humancert firs
 both checkouts are byte-compiled first (this environment sets PYTHONDONTWRITEBYTECODE, and a stale .pyc costs a recompile
 of the module in every process: 0.1 s here). A second table splits the report's CPU time by part, in process.
 
-    python benchmarks/bench_report_floor.py [--pairs 15] [--base /tmp/hc-base] > benchmarks/report_floor.md
+    mkdir /tmp/hc-base && git archive REV humancert data | tar -x -C /tmp/hc-base     # an earlier commit, beside the tree
+    python benchmarks/bench_report_floor.py [--pairs 15] [--base /tmp/hc-base --base-rev REV] > benchmarks/report_floor.md
 """
 import argparse
 import json
@@ -104,6 +105,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=int, default=15, help="rounds; each runs every command once")
     ap.add_argument("--warmup", type=int, default=2, help="rounds first, not counted")
+    ap.add_argument("--base-rev", default=None, help="the commit --base holds, for the heading (e.g. from `git archive REV`)")
     ap.add_argument("--parts", type=int, default=5, help="fresh processes for the in-process CPU split")
     ap.add_argument("--base", default=None, help="checkout of an earlier commit (with its data/ folder), run in the same rounds")
     a = ap.parse_args()
@@ -123,6 +125,7 @@ def main():
     floor = times["floor: import numpy, pandas, scipy.special"]
     print("# The report command against its import floor (issue 35, item 4)\n")
     print(f"Written by `python benchmarks/bench_report_floor.py --pairs {a.pairs}" + (f" --base {a.base}`" if a.base else "`")
+          + (f" (the baseline: commit {a.base_rev}, checked out beside the tree)" if a.base_rev else "")
           + f" on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average {load0[0]:.2f} before and {load1[0]:.2f} after (1-minute). The report is `{rep_text}`; every command is a "
           f"fresh process, the commands in turn in each of {a.pairs} rounds (after {a.warmup} uncounted), ratios the median of "
@@ -141,8 +144,16 @@ def main():
     print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes):\n")
     print("| part | " + " | ".join(f"{k} (s)" for k in roots) + " |")
     print("| --- |" + " ---: |" * len(roots))
-    for key in split["this tree"]:
+    order = ["floor imports", "fastcore.script (the CLI's parser)", "humancert's modules", "the report's work", "_equivalence",
+             "_bootstrap_equivalences", "_margins", "_agreement_table", "bounds_by_annotators", "_certificates"]
+    for key in order:
         print(f"| {names.get(key, key)} | " + " | ".join(f"{split[k].get(key, float('nan')):.3f}" for k in roots) + " |")
+    me = times["report, this tree"]
+    rw, rc = (statistics.median(x[j] / f[j] for x, f in zip(me, floor)) for j in (0, 1))
+    fc, mc = statistics.median(f[1] for f in floor), statistics.median(x[1] for x in me)
+    print(f"\nGoal of issue 35 item 4, the report within 1.3 times the floor: {'met' if max(rw, rc) <= 1.3 else 'not met'} "
+          f"(median ratio {rw:.2f} wall, {rc:.2f} CPU). 1.3 times the floor allows {0.3 * fc:.3f} s of CPU above it; the report "
+          f"takes {mc - fc:.3f} s above it, of which its own work (second table) is {split['this tree']['the report' + chr(39) + 's work']:.3f} s.")
 
 
 if __name__ == "__main__":
