@@ -57,9 +57,10 @@ def _majority_probs(counts, k):
     counts = np.asarray(counts, dtype=np.int64)
     n = counts.sum(1, keepdims=True)
     lf = gammaln(np.arange(int(n.max()) + 1) + 1.0)               # log j!: log_comb's three terms as lookups, bit for bit
-    lc = lambda a, b: np.where(b <= a, lf[a] - lf[np.minimum(b, a)] - lf[np.maximum(a - b, 0)], -np.inf)   # log C(a, b); -inf if b > a
-    log_total = lc(n, k)                                           # every row has at least k labels
-    return sum(np.exp(lc(counts, y) + lc(n - counts, k - y) - log_total)   # P(Y = y), y > k/2
+    a, b = np.arange(len(lf))[:, None], np.arange(len(lf))[None, :]
+    LC = np.where(b <= a, lf[a] - lf[np.minimum(b, a)] - lf[np.maximum(a - b, 0)], -np.inf)   # log C(a, b) for every pair; -inf if b > a
+    log_total, rest = LC[n, k], n - counts                         # every row has at least k labels
+    return sum(np.exp(LC[counts, y] + LC[rest, k - y] - log_total)  # P(Y = y), y > k/2
                for y in range(k // 2 + 1, k + 1))
 
 # %% ../../nbs/report/80_report.ipynb #5aa42bc7
