@@ -124,7 +124,7 @@ def main():
     load1 = os.getloadavg()
     floor = times["floor: import numpy, pandas, scipy.special"]
     print("# The report command against its import floor (issue 35, item 4)\n")
-    print(f"Written by `python benchmarks/bench_report_floor.py --pairs {a.pairs}" + (f" --base {a.base}`" if a.base else "`")
+    print(f"Written by `python benchmarks/bench_report_floor.py {' '.join(sys.argv[1:])}`"
           + (f" (the baseline: commit {a.base_rev}, checked out beside the tree)" if a.base_rev else "")
           + f" on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average {load0[0]:.2f} before and {load1[0]:.2f} after (1-minute). The report is `{rep_text}`; every command is a "
