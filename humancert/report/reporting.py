@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy.special import gammaln
 from fastcore.basics import patch
 
 from .. import __version__
@@ -53,9 +54,13 @@ def _k_grid(n_max, points=25):
 # %% ../../nbs/report/80_report.ipynb #1676e43d
 def _majority_probs(counts, k):
     "P(class c holds more than half of k labels drawn without replacement), per row and class: hypergeometric tails."
+    counts = np.asarray(counts, dtype=np.int64)
     n = counts.sum(1, keepdims=True)
-    log_total = log_comb(n, k)                                     # every row has at least k labels
-    return sum(np.exp(log_comb(counts, y) + log_comb(n - counts, k - y) - log_total)   # P(Y = y), y > k/2
+    lf = gammaln(np.arange(int(n.max()) + 1) + 1.0)               # log j!: log_comb's three terms as lookups, bit for bit
+    a, b = np.arange(len(lf))[:, None], np.arange(len(lf))[None, :]
+    LC = np.where(b <= a, lf[a] - lf[np.minimum(b, a)] - lf[np.maximum(a - b, 0)], -np.inf)   # log C(a, b) for every pair; -inf if b > a
+    log_total, rest = LC[n, k], n - counts                         # every row has at least k labels
+    return sum(np.exp(LC[counts, y] + LC[rest, k - y] - log_total)  # P(Y = y), y > k/2
                for y in range(k // 2 + 1, k + 1))
 
 # %% ../../nbs/report/80_report.ipynb #5aa42bc7
@@ -768,6 +773,12 @@ def _table_md(t):
     md += ["| " + " | ".join(_md_cell(x) for x in [i] + [_cell(v) for v in row]) + " |" for i, row in zip(f.index, f.to_numpy())]
     return md + ([""] + [f"- {_md_cell(s)}" for s in t.foot] if t.foot else [])
 
+def _rows_md(rows):
+    "Label/value/comment rows as a markdown table; the comment column only when some row has a comment (the Data block has none)."
+    if any(c for _, _, c in rows):
+        return ["| | value | |", "| --- | ---: | --- |"] + [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
+    return ["| | value |", "| --- | ---: |"] + [f"| {_md_cell(a)} | {_md_cell(b)} |" for a, b, _ in rows]
+
 # %% ../../nbs/report/80_report.ipynb #56f7f442
 def _to_markdown(r, images):
     md = [f"# humancert report: {r.title}", "", f"humancert {__version__}; parameters: "
@@ -776,8 +787,7 @@ def _to_markdown(r, images):
         md += ["", f"## {head}", ""]
         if isinstance(rows, _Table): md += _table_md(rows)
         else:
-            md += ["| | value | |", "| --- | ---: | --- |"]
-            md += [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
+            md += _rows_md(rows)
         if head.startswith("Annotators"): md += _pair_table_md(r.annotators)
         for key, caption in images.get(head.split(" (")[0], []):
             md += ["", f"![{caption}]({key})"]
@@ -905,7 +915,9 @@ def _html_table(t):
         body = "".join("<tr>" + f"<th>{_html.escape(str(i))}</th>" + "".join(_td(v) for v in row) + "</tr>" for i, row in zip(f.index, f.to_numpy(dtype=object)))
         foot = "" if not t.foot else '<ul class="foot">' + "".join(f"<li>{_html.escape(s)}</li>" for s in t.foot) + "</ul>"
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{foot}"
-    body = "".join(f"<tr><th>{_html.escape(a)}</th><td class=\"n\">{_html.escape(b)}</td><td>{_html.escape(c)}</td></tr>" for a, b, c in t)
+    wide = any(c for _, _, c in t)                                 # a comment column only when some row has a comment
+    body = "".join(f"<tr><th>{_html.escape(a)}</th><td class=\"n\">{_html.escape(b)}</td>" + (f"<td>{_html.escape(c)}</td>" if wide else "")
+                   + "</tr>" for a, b, c in t)
     return f"<table><tbody>{body}</tbody></table>"
 
 # %% ../../nbs/report/80_report.ipynb #e9d025a8

@@ -14,7 +14,7 @@ from scipy.special import gammaln
 from fastcore.basics import patch
 
 from ..data.annotations import Annotations, check_annotations, check_seed
-from ..data.profiles import Profiles
+from ..data.profiles import Profiles, unique_rows
 from .scoring import rating_values, _combine, _resolve_seed
 
 
@@ -98,8 +98,9 @@ class AnonymousBayesian(Combiner):
         self.counts = _check_counts_matrix(counts, self.n_classes)
         self.clip = _check_clip(clip, self.n_classes)
         self.n = self.counts.sum(1)
-        prof, inv = np.unique(self.counts, axis=0, return_inverse=True)      # distinct count profiles
-        self._prof, self._inv = prof, inv.ravel()
+        prof, inv = unique_rows(list(self.counts.T))                        # distinct count profiles (np.unique's rows, by a count of keys)
+        prof = prof.astype(self.counts.dtype)
+        self._prof, self._inv = prof, inv
         self._pn = prof.sum(1)
         m = np.ones(len(self.counts)) if weights is None else np.asarray(weights, dtype=np.float64)
         if m.shape != (len(self.counts),) or (m < 0).any(): raise ValueError("`weights` must be one non-negative multiplicity per item.")

@@ -210,21 +210,24 @@ def _level_pairs(w0, w1, n, kk, yy):
 def _binary_seen_law(W0, W1, N, k, a):
     "For k seen labels with a zeros: the hypergeometric probability of that draw, and the held-out label's law (R0, R1)."
     b = k - a
-    P = np.exp(_lfall(W0, a) - gammaln(a + 1) + _lfall(W1, b) - gammaln(b + 1) - _lfall(N, k) + gammaln(k + 1.0))
+    w0, w1, nn, kk, aa, bb = (np.asarray(v).astype(np.int64) for v in (W0, W1, N, k, a, b))   # whole numbers: log j! looked up
+    lf = gammaln(np.arange(int(np.max(nn)) + 1) + 1.0)
+    P = np.exp((lf[w0] - lf[w0 - aa]) - lf[aa] + (lf[w1] - lf[w1 - bb]) - lf[bb] - (lf[nn] - lf[nn - kk]) + lf[kk])   # _lfall's terms, in its order
     return P, (W0 - a) / (N - k), (W1 - b) / (N - k)
 
 # %% ../../nbs/survey/32_power_curve.ipynb #6c09ed52
 def _abc_next_terms(w0, w1, n, kk, yy):
     "ABC's q(z) of every profile for the label after each row (k, y0): z = (y0 + 1, k - y0) (label 0 next) and (y0, k + 1 - y0): 2 x rows x profiles."
     lf = gammaln(np.arange(int(n.max()) + 1) + 1.0)                  # log j! for every count: the falling factorials as lookups
-    fall = lambda w, z: lf[w] - lf[w - z]                             # = _lfall(w, z), bit for bit, on whole numbers
-    W0, W1, N, k1 = w0.astype(np.int64), w1.astype(np.int64), n.astype(np.int64), kk[:, None] + 1
-    def T(z0):                                                        # q(z) for z = (z0, k + 1 - z0), every row x profile
+    W0, W1, N, k1 = w0.astype(np.int64), w1.astype(np.int64), n.astype(np.int64), kk + 1
+    out = np.zeros((2, len(kk), len(n)))
+    for s, z0 in enumerate((yy + 1, yy)):                             # label 0 next, label 1 next: z = (z0, k + 1 - z0)
         z1 = k1 - z0
-        ok = (W0 >= z0) & (W1 >= z1) & (N >= k1)
-        lt = fall(W0, np.minimum(z0, W0)) + fall(W1, np.minimum(z1, W1)) - fall(N, np.minimum(k1, N))
-        return np.where(ok, np.exp(np.where(ok, lt, 0.0)), 0.0)
-    return np.stack([T(yy[:, None] + 1), T(yy[:, None])])             # label 0 next, label 1 next
+        r, q = np.nonzero((W0 >= z0[:, None]) & (W1 >= z1[:, None]) & (N >= k1[:, None]))   # only the pairs where q(z) > 0
+        a, b, c = W0[q], W1[q], N[q]
+        lt = (lf[a] - lf[a - z0[r]]) + (lf[b] - lf[b - z1[r]]) - (lf[c] - lf[c - k1[r]])   # = _lfall sums, bit for bit
+        out[s, r, q] = np.exp(lt)
+    return out
 
 # %% ../../nbs/survey/32_power_curve.ipynb #04760ceb
 def _level_index(q, r, kp, Q, K):
@@ -752,8 +755,8 @@ def _abc_prior_cases(prof, # profiles: label counts, one row per distinct count 
         p, Y = p[keep], Y[keep]
         if not len(p): continue
         big = n >= k + 1                                                   # items whose labels can extend k seen ones
-        uy, inv = np.unique(Y, axis=0, return_inverse=True)
-        found = np.unique(p[_covered(uy, prof[big], mult[big])[inv.ravel()] - 1 < 0.5])   # the item itself left out
+        uy, inv = unique_rows(list(Y.T))                                    # the distinct seen sets, by a count of keys
+        found = np.unique(p[_covered(uy, prof[big], mult[big])[inv] - 1 < 0.5])   # the item itself left out
         total += (mult[found] * (np.minimum(n[found] - r, K - 1) - k + 1)).sum()
         cand = np.setdiff1d(cand, found)
     return int(round(total))

@@ -57,6 +57,29 @@ def _matched(s_item, n, K, mult=None, r=1):
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(w[j] > 0, sw[j] / w[j], np.nan)
 
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #82712540
+def _tally_setup(prof, inv, n, K, r=1):
+    "What every bootstrap sample's `_sample_tallies` shares: each profile's label count, the items' counts, h_k's tally length; None unless n is the profile's."
+    n_prof, n = np.asarray(prof).sum(1).astype(np.intp), np.asarray(n, dtype=np.intp)
+    if len(n) != len(inv) or not np.array_equal(n_prof[inv], n): return None
+    return n_prof, n, max(int(n.max()), K + r) + 1
+
+def _sample_tallies(m, inv, setup, s_item, K, r=1):
+    "A sample's units (as `_units`) and h_k (as `_matched`) from whole item multiplicities m, bit for bit, in fewer passes over the items."
+    n_prof, n, top_n = setup
+    top = int(m.max()) + 1
+    count = np.bincount(inv * top + m, minlength=len(n_prof) * top)       # items per (profile, multiplicity)
+    count[::top] = 0                                                       # multiplicity 0: not in the sample
+    key = np.flatnonzero(count)
+    p, x = key // top, key % top
+    w = (x * count[key]).astype(np.float64)
+    tail = lambda v: v[::-1].cumsum()[::-1]
+    sw = tail(np.bincount(n, m * s_item, minlength=top_n))                # the scores' tally: over the items, in item order
+    wt = tail(np.bincount(n_prof[p], w, minlength=top_n))                 # the weights' tally from the units: whole numbers, exact
+    j = np.arange(K) + r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (p, w, x.astype(np.float64)), np.where(wt[j] > 0, sw[j] / wt[j], np.nan)
+
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #15c6aee0
 def _read_equivalence(target, levels, K):
     "Algorithm 4 reading c_k in growing chunks, only up to its first crossing of `target` (no later point can change the answer); levels(lo, hi) gives c_lo..c_{hi-1}."
@@ -215,6 +238,7 @@ def _sample_reader(how, comb, prof, inv, pred, counts, n, K, scorer, n_reference
     if how == "exact":
         s_item = item_scores(pred, counts, scorer, n_reference)            # raises for a hard classifier with cross-entropy
         exact = _curve_fn(comb, prof, K, scorer, n_reference)              # weight-independent work done once
+        setup = _tally_setup(prof, inv, n, K, n_reference)
     fn = SCORERS[scorer]
     def one(item_mult):
         "The sample's curve as a reader of levels, its Monte Carlo SE, h_k and h."
@@ -225,15 +249,22 @@ def _sample_reader(how, comb, prof, inv, pred, counts, n, K, scorer, n_reference
         cv, se, hk = _sampled_curve(comb, fn, prof, inv, item_mult, K, max_subsets, rng, pred, n_reference)
         h = float(hk[0])                                              # k = 0: every item, a random reference label each
         return (lambda lo=0, hi=K: cv[lo:hi]), se, hk, h
+    if how == "exact" and setup is not None:
+        def whole(m):
+            "one(m) for whole multiplicities m (integers): the same numbers, with fewer passes over the items."
+            units, hk = _sample_tallies(m, inv, setup, s_item, K, n_reference)
+            return exact(*units), np.zeros(K), hk, float(hk[0])
+        one.whole = whole
     return one
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #e35204ea
 def _bootstrap_equivalences(one, n_items, K, n_bootstrap, rng, progress, matched):
     "The bootstrap equivalences and their bounds: items drawn with replacement, each sample's curve read only as far as its crossing."
     samples, bounds = [], []
+    whole = getattr(one, "whole", None)                                    # the exact curve's reader of integer multiplicities
     for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
-        im = np.bincount(rng.integers(0, n_items, n_items), minlength=n_items).astype(np.float64)
-        lb, _, hkb, hb = one(im)
+        m = np.bincount(rng.integers(0, n_items, n_items), minlength=n_items)
+        lb, _, hkb, hb = one(m.astype(np.float64)) if whole is None else whole(m)
         v, b = _read_equivalence(hkb if matched else np.full(K, hb), lb, K)   # the curve only as far as the crossing
         samples.append(v); bounds.append(b)
     return samples, bounds

@@ -1,0 +1,47 @@
+"""No table of the report has a column that is empty on every row (issue 35's report fix: the Data block had an empty third
+column in report.md and report.html), checked on the files a user opens, for a dataset with a model and one without."""
+import re
+
+import pytest
+
+from humancert.data.datasets import load
+from humancert.report.reporting import make_report
+
+
+def _md_tables(md):
+    "Each markdown table of the file as a list of rows of stripped cells (header and alignment lines left out)."
+    tables, cur = [], []
+    for line in md.splitlines() + [""]:
+        if line.startswith("|"): cur.append([c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]])
+        elif cur: tables.append(cur[2:]); cur = []
+    return tables
+
+
+def _html_tables(html):
+    "Each HTML table's body rows as lists of cell texts (th and td)."
+    return [[re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", body)]
+            for body in re.findall(r"<tbody>(.*?)</tbody>", html, flags=re.S)]
+
+
+def _empty_columns(tables):
+    "(table number, column) of every column with no text in any row."
+    out = []
+    for t, rows in enumerate(tables):
+        width = {len(r) for r in rows}
+        assert len(width) == 1, f"table {t} has rows of {width} cells"
+        out += [(t, j) for j in range(width.pop()) if not any(r[j] for r in rows)]
+    return out
+
+
+@pytest.mark.parametrize("name, with_model", [("running_example", True), ("running_example", False)])
+def test_no_empty_column(tmp_path, name, with_model):
+    ds = load(name)
+    model = ds.predictions[next(iter(ds.predictions))] if with_model else None
+    rep = make_report(ds.annotations, model, n_bootstrap=10, title=name)
+    rep.save(tmp_path)
+    md, html = (tmp_path / "report.md").read_text(), (tmp_path / "report.html").read_text()
+    assert "## Data" in md and "<h2>Data</h2>" in html
+    assert _empty_columns(_md_tables(md)) == []
+    assert _empty_columns(_html_tables(html)) == []
+    assert "| items | 1000 |" in md                              # the Data block: label and value, nothing after them
+    assert '<tr><th>items</th><td class="n">1000</td></tr>' in html
