@@ -1013,7 +1013,7 @@ def _gold_rows(g, judges=None):
     for name, row in g.to_frame().iterrows():
         rows.append((f"S {name}", _f(row["S"]), f"{row['guarantee']}; lower limit {_f(row.iloc[1])}; " + ("certified" if row["certified"] else "not certified")))
     for name, j in (judges or {}).items():
-        rows.append((f"judge {name}: S plain", _f(j.score), f"prediction-powered {_f(j.score_ppi)}; PPI++ {_f(j.score_clt)} (asymptotic); "
+        rows.append((f"judge {name}: S ({j.test} test)", _f(j.score), f"plain {_f(j.plain_score)}; prediction-powered {_f(j.score_ppi)}; PPI++ {_f(j.score_clt)} (asymptotic); "
                      f"accuracy {_f(j.model_accuracy)}, mean D {_f(j.estimate)}"))
     return rows
 
@@ -1023,6 +1023,8 @@ def _gold_scope(g):
     return (f"{g.n_gold} gold items out of {g.n_items}: they must be a uniformly random subset of the items, chosen independently of "
             "the human labels and the model's; a hand-picked or convenience subset voids the guarantee",
             "items i.i.d.; the gold labels are the oracle; the model never saw these labels; no assumption of Theorems 1 or 3 is needed",
+            f"the verdict is the {g.test} test's" + (f" (one human label drawn per gold item, seed {g.seed}, fixed before the gold labels)" if g.seed is not None else "")
+            + ("; the default test='auto' takes the randomised sign test for tau = 0, the plain certificate for a margin" if g.test in ("randomised sign", "plain") else ""),
             f"finite-sample: plain and prediction-powered ({g.tail} tail; lambda = {g.lam:g}, {g.proxy_share:g} of delta on the proxy); "
             "asymptotic only: the normal-limit and PPI++ rows")
 
