@@ -441,3 +441,38 @@ def test_tweeteval_survey_equivalence_fast_path():
     one = survey_equivalence(tw.predictions["llm"], tw.annotations, "plurality", "agreement", n_bootstrap=50, seed=3)
     np.testing.assert_allclose(board.equivalences["llm"].samples, one.samples, atol=1e-9)
     assert board.equivalences["llm"].interval == pytest.approx(one.interval, abs=1e-9)
+
+
+def _units_by_loops(ann, J):
+    "advantage_units by its definition, label by label: per (judge, annotator) the kept labels, then those with W_h <= W_f (accuracy)."
+    item, annot, label = ann.codes()
+    counts, K, G, classes = np.asarray(ann.counts), ann.n_annotators, J.shape[1], list(ann.classes)
+    Z = np.zeros((ann.n_items, 2 * G * K))
+    for i, k, c in zip(item, annot, label):
+        if counts[i].sum() < 2: continue
+        for g, name in enumerate(J):
+            lab = J[name].iloc[i]
+            if pd.isna(lab): continue
+            jc = classes.index(lab) if lab in classes else None
+            w_h, w_f = counts[i, c] - 1, (0 if jc is None else counts[i, jc] - (jc == c))   # the others agreeing with the label, with the judge
+            Z[i, g * K + k] += 1
+            Z[i, G * K + g * K + k] += w_h <= w_f
+    return Z
+
+
+def test_advantage_units_dense_by_definition_also_with_a_repeated_label():
+    """The dense tallies (placed when each annotator labels an item once, added up otherwise) equal the definition by loops; an
+    annotator labelling an item twice (possible only through the constructor) counts twice, as the sparse path and alt_test's tally do."""
+    rng = np.random.default_rng(5)
+    ann = Annotations.from_wide(_sparse_panel(rng, n_items=40, n_annot=4, p_missing=0.2))
+    J = pd.DataFrame({"j1": rng.choice(list("abcz"), 40).astype(object), "j2": rng.choice(list("abc"), 40).astype(object)})
+    J.loc[rng.random(40) < 0.2, "j1"] = None
+    Z = advantage_units(ann, J, "accuracy")
+    assert isinstance(Z, np.ndarray)
+    np.testing.assert_array_equal(Z, _units_by_loops(ann, J))
+    item, annot, label = ann.codes()
+    twice = Annotations(items=ann.items, classes=ann.classes, counts=np.asarray(ann.counts) + np.eye(len(ann.classes), dtype=int)[label[0]] * (np.arange(40) == item[0])[:, None],
+                        annotators=ann.annotators, level=ann.level, item=np.r_[item[0], item], annotator=np.r_[annot[0], annot], label=np.r_[label[0], label])
+    Z2 = advantage_units(twice, J, "accuracy")
+    assert isinstance(Z2, np.ndarray) and Z2.max() >= 2
+    np.testing.assert_array_equal(Z2, _units_by_loops(twice, J))

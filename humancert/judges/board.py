@@ -23,7 +23,7 @@ from ..data.annotations import Annotations, check_annotations, hard_predictions,
 from ..certification.certify import certify
 from ..survey.survey_equivalence import survey_equivalence
 from ..survey.power_curve import scale_request
-from .alt_test import alt_test, AltTests, _judge_matrix, _differences
+from .alt_test import alt_test, AltTests, _judge_matrix, _differences, _check_alt_args, _alt_run
 
 # %% ../../nbs/judges/51_judges.ipynb #72d47c87
 def item_agreements(counts:np.ndarray, # items x classes human label counts n_ic
@@ -374,12 +374,22 @@ def _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k, cache=None):
     return SimpleNamespace(ann=ann, K=K, comb=comb, scorer=scorer, prof=prof, inv=inv, PS=PS, s=s, n=n,
                            n_out=n_out, A=A, top=top, max_k=max_k, unit=unit, L=L)
 
+def _unit_matrix(units:list, sizes:list, n_items:int):
+    "Sparse (sum of sizes) x items one-hot: row offset_g + u for each item whose unit in setup g is u (u = -1: none); one product with the multiplicities tallies every setup."
+    from scipy import sparse
+    off = np.cumsum([0] + list(sizes))[:-1]
+    rows = np.concatenate([u[u >= 0] + o for u, o in zip(units, off)])
+    cols = np.concatenate([np.flatnonzero(u >= 0) for u in units])
+    return sparse.csc_matrix((np.ones(len(rows)), (rows, cols)), shape=(int(sum(sizes)), n_items))   # by item: the product reads each item's multiplicities once
+
+def _seq_split(st, U):
+    "From b x units tallies U: the profiles' weights (b x Q) and the classifier's score sums and weights by label count (b x 2 top)."
+    return U.reshape(len(U), len(st.prof), st.L).sum(axis=2), U @ st.A
+
 def _seq_tallies(st, M, unit=None):
     "Per resample (rows of item multiplicities M; `unit`: each item's unit, -1 for none): the profiles' weights (b x Q) and the classifier's score sums and weights by label count (b x 2 top)."
-    nU = len(st.prof) * st.L
-    u = st.unit if unit is None else np.where(unit < 0, nU, unit)       # items outside the judge's go to a last, unread unit
-    U = np.array([np.bincount(u, m, minlength=nU + 1)[:nU] for m in M]).reshape(len(M), nU)
-    return U.reshape(len(M), len(st.prof), st.L).sum(axis=2), U @ st.A
+    S = _unit_matrix([st.unit if unit is None else unit], [len(st.prof) * st.L], M.shape[1])
+    return _seq_split(st, np.asarray(S @ np.ascontiguousarray(M.T)).T)
 
 
 # %% ../../nbs/judges/51_judges.ipynb #079edde7
@@ -478,7 +488,9 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     if epsilon is not None and not run_alt: notes.append("alternative annotator test not run: it needs annotator ids (these are counts)")
     alt_args = dict(epsilon=epsilon, score=sc["score"], q=q, min_items_per_annotator=min_items_per_annotator, family=family)
     enc = {g: _judge_codes(ann, frame, g, sc, W) for g in names}     # every judge's labels encoded (and checked) once
-    alt = alt_test(ann, frame, **alt_args) if run_alt else None
+    if run_alt: _check_alt_args(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family)
+    alt, pieces = _alt_run(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family) if run_alt else (None, None)
+    Z = _unit_counts(ann.n_items, ann.n_annotators, **pieces) if run_alt and n_bootstrap else None   # d shared with the test, not recomputed
     label_seq = not sc["numbers"] and not scale_request(sc["combiner"], sc["scorer"])
     cache = {}                                                          # per-profile scores, shared by judges with the same items
     setups = {g: (st, enc[g][0]) for g in names if label_seq and (st := _seq_setup(enc[g][1], enc[g][2], sc["combiner"], sc["scorer"], n_bootstrap, max_k, cache)) is not None}
@@ -486,7 +498,7 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     shared = (shared_equivalences(ann, full, sc["combiner"], sc["scorer"], n_bootstrap, seed, max_k) if label_seq and len(full) > 1 else None) or {}
     terms, certs, seqs, rows = {}, {}, {}, {}
     for g in names: terms[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, enc[g], sc, W, counts, delta, seed, n_bootstrap, max_k, notes, shared.get(g), g not in setups)
-    boot, fast = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes, setups)
+    boot, fast = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes, setups, Z)
     seqs |= fast
     rows = {g: _board_row(rows[g], terms[g], boot[g], alt[g] if run_alt else None, certs[g], seqs[g]) for g in names}
     by = "advantage probability" if run_alt else "agreement"
@@ -497,24 +509,37 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     return JudgeBoard(_rank_table(rows, by), by, params, alt, certs, seqs, tuple(notes), ann, frame, {g: e[3] for g, e in enc.items()})
 
 # %% ../../nbs/judges/51_judges.ipynb #a05b80ce
+def _unit_counts(n_items:int, K:int, d, present, enough, item, annot):
+    "Items x 2GK counts from alt_test's per-label differences d (labels x judges): per (judge, annotator), the item's kept labels, then those with W_f = 1."
+    from scipy import sparse
+    G, I, L = d.shape[1], n_items, 2 * d.shape[1] * K
+    keep = enough[:, None] & present                                    # items x judges
+    if I * L <= 25_000_000 and len(item) > 0.05 * I * K and I < 2 ** 24:  # most annotators label most items: dense, through BLAS
+        cell = item.astype(np.int64) * K + annot
+        n = np.bincount(cell, minlength=I * K).reshape(I, K).astype(np.float32)
+        if n.max(initial=0) <= 1:                                       # one label per (item, annotator): place, don't add
+            wf = np.zeros((I * K, G), np.float32)
+            wf[cell] = d <= 0
+        else: wf = np.column_stack([np.bincount(cell, d[:, g] <= 0, minlength=I * K) for g in range(G)]).astype(np.float32)
+        Z = np.empty((I, 2, G, K), np.float32)
+        Z[:, 0] = n[:, None, :] * keep[:, :, None]
+        Z[:, 1] = wf.reshape(I, K, G).transpose(0, 2, 1) * keep[:, :, None]
+        return Z.reshape(I, L)
+    e, g = np.nonzero(enough[item, None] & present[item])              # kept (label, judge) pairs
+    col, w = g * K + annot[e], d[e, g] <= 0
+    r, c = np.concatenate([item[e], item[e][w]]), np.concatenate([col, G * K + col[w]])
+    return sparse.csr_matrix((np.ones(len(r), np.float32), (r, c)), shape=(I, L))
+
 def advantage_units(ann:Annotations, # the human labels, with annotator ids
                     frame:pd.DataFrame, # items x judges labels, aligned to `ann`
                     score, # the alt-test's score
                    ):
     "Items x 2GK counts: per (judge, annotator), the item's kept labels, then those where the judge is at least as close to the others (W_f = 1)."
-    from scipy import sparse
     names, jm = _judge_matrix(ann, frame)
     item, annot, label = ann.codes()
     enough = ann.n_labels >= 2
     d, present, _ = _differences(ann, jm, score, enough, np.asarray(ann.counts), item, label)
-    K, G = ann.n_annotators, jm.shape[1]
-    e, g = np.nonzero(enough[item, None] & present[item])              # kept (label, judge) pairs
-    col, wf = g * K + annot[e], d[e, g] <= 0
-    r, c = np.concatenate([item[e], item[e][wf]]), np.concatenate([col, G * K + col[wf]])
-    I, L = ann.n_items, 2 * G * K
-    if I * L <= 25_000_000 and len(r) > 0.05 * I * L and I < 2 ** 24:     # most annotators label most items: dense, through BLAS
-        return np.bincount(r.astype(np.int64) * L + c, minlength=I * L).astype(np.float32).reshape(I, L)
-    return sparse.csr_matrix((np.ones(len(r), np.float32), (r, c)), shape=(I, L))
+    return _unit_counts(ann.n_items, ann.n_annotators, d, present, enough, item, annot)
 
 # %% ../../nbs/judges/51_judges.ipynb #359c0523
 def _advantages(T, G, K, min_items):
@@ -531,14 +556,17 @@ def _all_units(st, has):
     u[has] = st.unit
     return u
 
-def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, setups={}):
-    "Per judge: percentile intervals of a_J, a_H (eq. J2) and, with `alt_args`, of the advantage probability; and the survey-equivalence tallies of the judges in `setups` (judge -> (setup, items)), from one set of item resamples."
+def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, setups={}, Z=None):
+    "Per judge: percentile intervals of a_J, a_H (eq. J2) and, with `alt_args`, of the advantage probability (tallies `Z`: advantage_units); and the survey-equivalence tallies of the judges in `setups` (judge -> (setup, items)), from one set of item resamples."
     rng = np.random.default_rng(seed)
     names, I, G = list(frame.columns), ann.n_items, frame.shape[1]
     Y = np.column_stack([np.column_stack([xj * k, xh * k, k.astype(np.float64)]) for xj, xh, k in (terms[g] for g in names)])
-    Z = advantage_units(ann, frame, alt_args["score"]) if alt_args is not None and n_bootstrap else None
+    if alt_args is not None and n_bootstrap and Z is None: Z = advantage_units(ann, frame, alt_args["score"])
+    if alt_args is None or not n_bootstrap: Z = None
     out, tal = np.full((n_bootstrap, G, 3), np.nan), {g: ([], []) for g in setups}
     units = {g: (st, _all_units(st, has)) for g, (st, has) in setups.items()}
+    sizes = [len(st.prof) * st.L for st, _ in units.values()]
+    S, off = _unit_matrix([u for _, u in units.values()], sizes, I) if units else None, np.cumsum([0] + sizes)
     step = max(1, min(n_bootstrap, 2_000_000 // max(I, 1)))
     if progress:                                                     # tqdm imported only when a bar is shown
         from tqdm.auto import tqdm
@@ -547,9 +575,11 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, 
         M = np.stack([np.bincount(rng.integers(0, I, I), minlength=I) for _ in range(min(step, n_bootstrap - b0))]).astype(np.float64)
         A = (M @ Y).reshape(len(M), G, 3)
         with np.errstate(invalid="ignore", divide="ignore"): out[b0:b0 + len(M), :, :2] = A[:, :, :2] / A[:, :, 2:]
-        if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(np.asarray(Z.T @ M.T).T if not isinstance(Z, np.ndarray) else (Z.T @ M.T.astype(np.float32)).T, G, ann.n_annotators, alt_args["min_items_per_annotator"])
-        for g, (st, u) in units.items():                             # each judge's items within the same resample
-            w, t = _seq_tallies(st, M, u)
+        Mt = np.ascontiguousarray(M.T)                               # items x resamples: sparse products run along rows
+        if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(np.asarray(Z.T @ Mt).T if not isinstance(Z, np.ndarray) else (Z.T @ Mt.astype(np.float32)).T, G, ann.n_annotators, alt_args["min_items_per_annotator"])
+        U = np.asarray(S @ Mt).T if S is not None else None              # every judge's survey-equivalence units, one product
+        for j, (g, (st, u)) in enumerate(units.items()):             # each judge's items within the same resample
+            w, t = _seq_split(st, U[:, off[j]:off[j + 1]])
             tal[g][0].append(w); tal[g][1].append(t)
         if progress: bar.update(len(M))
     if progress: bar.close()
