@@ -37,7 +37,8 @@ def item_agreements(counts:np.ndarray, # items x classes human label counts n_ic
     W = np.eye(C) if weights is None else np.asarray(weights, dtype=np.float64)
     if rows is None: rows = np.where((codes < C)[:, None], W[np.clip(codes, 0, C - 1)], 0.0)   # outside the classes: agrees with nobody
     keep = n >= 2
-    pairs = ((counts @ W) * counts).sum(axis=1) - counts @ np.diag(W)             # ordered pairs of distinct labels, weighted
+    pairs = (np.einsum("ic,cd->id", counts, W) * counts).sum(axis=1) - np.einsum("ic,c->i", counts, np.diag(W))   # ordered pairs of distinct labels, weighted
+                                                                      # (einsum: an items x C x C product is no work for threaded BLAS)
     with np.errstate(invalid="ignore", divide="ignore"):
         judge = np.where(n > 0, (rows * counts).sum(axis=1) / n, 0.0)
         human = np.where(keep, pairs / (n * (n - 1)), 0.0)
@@ -76,6 +77,12 @@ def _take(ann:Annotations, # the human labels
     counts = np.asarray(ann.counts)[idx]
     if not ann.has_annotators: return Annotations(items=items, classes=ann.classes, counts=counts, level=ann.level)
     item, annot, label = ann.codes()
+    if len(idx) and (np.diff(idx) > 0).all() and (np.diff(item) >= 0).all():   # a subset, in order, of item-sorted labels: a mask keeps the same rows
+        keep = np.zeros(ann.n_items, dtype=bool)
+        keep[idx] = True
+        rows = keep[item]
+        return Annotations(items=items, classes=ann.classes, counts=counts, annotators=ann.annotators, level=ann.level,
+                           item=(np.cumsum(keep) - 1)[item[rows]], annotator=annot[rows], label=label[rows])
     order = np.argsort(item, kind="stable")
     starts = np.searchsorted(item[order], np.arange(ann.n_items + 1))
     lens = (starts[1:] - starts[:-1])[idx]
