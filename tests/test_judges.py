@@ -476,3 +476,44 @@ def test_advantage_units_dense_by_definition_also_with_a_repeated_label():
     Z2 = advantage_units(twice, J, "accuracy")
     assert isinstance(Z2, np.ndarray) and Z2.max() >= 2
     np.testing.assert_array_equal(Z2, _units_by_loops(twice, J))
+
+
+def _small_board_data(seed=0):
+    rng = np.random.default_rng(seed)
+    ann = Annotations.from_wide(_sparse_panel(rng, n_items=120, n_annot=4, p_missing=0.1))
+    J = pd.DataFrame({"j1": rng.choice(list("abc"), 120).astype(object), "j2": rng.choice(list("abc"), 120).astype(object)})
+    J.loc[rng.random(120) < 0.1, "j2"] = None
+    return ann, J
+
+
+def test_confidence_is_the_level_and_delta_still_works():
+    "Issue 33: compare_judges(confidence=0.9) is the old delta=0.1 (the report's call), its certificates are certify's at delta 0.1; an old positional delta is refused with the hint."
+    from humancert.certification.certify import certify
+    ann, J = _small_board_data()
+    new, old = compare_judges(ann, J, confidence=0.9, n_bootstrap=20, seed=1), compare_judges(ann, J, delta=0.1, n_bootstrap=20, seed=1)
+    pd.testing.assert_frame_equal(new.to_frame(), old.to_frame())
+    assert new.confidence == old.confidence == 0.9 and new.parameters["delta"] == old.parameters["delta"] == 0.1
+    assert (new.to_frame()["confidence"] == 0.9).all()
+    own = certify(ann, J["j1"].to_numpy(), delta=0.1, seed=1)                 # j1 labels every item: the board's certificate is certify's
+    assert (new.certificates["j1"].lower, new.certificates["j1"].score) == (own.lower, own.score)
+    default = compare_judges(ann, J, n_bootstrap=0, seed=1)
+    assert default.parameters["delta"] == 0.05 and default.confidence == 0.95   # 0.05 exactly, as before (not 1 - 0.95 in floats)
+    with pytest.raises(ValueError, match="looks like a failure probability"):
+        compare_judges(ann, J, 0.1, None, 0.05, "judge", 30, 0.05)                 # the old positional delta
+    with pytest.raises(ValueError, match="disagree"):
+        compare_judges(ann, J, confidence=0.9, delta=0.05)
+
+
+def test_seed_none_is_recorded_and_repeats_the_board():
+    "Issue 33: seed=None draws a fresh int seed, recorded in the board (parameters, to_frame, each survey equivalence); passing it back repeats every number."
+    ann, J = _small_board_data(2)
+    fresh = compare_judges(ann, J, n_bootstrap=30, seed=None)
+    assert isinstance(fresh.seed, int) and fresh.parameters["seed"] == fresh.seed
+    assert (fresh.to_frame()["seed"] == fresh.seed).all()
+    assert all(e.seed == fresh.seed for e in fresh.equivalences.values())
+    again = compare_judges(ann, J, n_bootstrap=30, seed=fresh.seed)
+    pd.testing.assert_frame_equal(fresh.to_frame(), again.to_frame())
+    fixed = compare_judges(ann, J, n_bootstrap=30, seed=7)
+    assert fixed.seed == 7 and all(e.seed == 7 for e in fixed.equivalences.values())
+    with pytest.raises(TypeError, match="`seed` must be an int >= 0"):
+        compare_judges(ann, J, seed=np.random.default_rng(0))

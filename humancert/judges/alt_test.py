@@ -396,6 +396,8 @@ def _annotator_table(ann, t, g, tested, used, p, rejected):
     return table, rho_f
 
 # %% ../../nbs/judges/50_alt_test.ipynb #a839a2a2
+_PASS_RATE = 0.5                                                         # the verdict: passed when at least half of the tested annotators are beaten
+
 def _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family):
     "alt_test on checked arguments: the result, and the per-label differences d with what they are indexed by (compare_judges's bootstrap reuses them)."
     names, jm = _judge_matrix(ann, judge)
@@ -416,7 +418,7 @@ def _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_a
         table, rho_f = _annotator_table(ann, t, g, tested, used, p, rejected)
         tg = tested[:, g]
         win = float(rejected[tg, g].sum() / tg.sum())
-        out[name] = AltTest(name, bool(win >= 0.5), win, float(rho_f[tg].mean()), float(epsilon), float(q), test, sname, family,
+        out[name] = AltTest(name, bool(win >= _PASS_RATE), win, float(rho_f[tg].mean()), float(epsilon), float(q), test, sname, family,
                             int(keep_item[:, g].sum()), int((outside[:, g] & keep_item[:, g]).sum()), int(tg.sum()),
                             int(rejected[tg, g].sum()), table)
     res = AltTests(out, family) if isinstance(judge, pd.DataFrame) else out[names[0]]

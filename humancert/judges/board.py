@@ -19,11 +19,11 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed
+from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used
 from ..certification.certify import certify
 from ..survey.survey_equivalence import survey_equivalence
 from ..survey.power_curve import scale_request
-from .alt_test import alt_test, AltTests, _judge_matrix, _differences, _check_alt_args, _alt_run
+from .alt_test import alt_test, AltTests, _judge_matrix, _differences, _check_alt_args, _alt_run, _PASS_RATE
 
 # %% ../../nbs/judges/51_judges.ipynb #72d47c87
 def item_agreements(counts:np.ndarray, # items x classes human label counts n_ic
@@ -107,8 +107,9 @@ def _judge_frame(ann, judges):
     return frame
 
 # %% ../../nbs/judges/51_judges.ipynb #29b8c4ee
-def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None):
-    "The judges as an items x judges object frame aligned to `ann`; a TypeError/ValueError naming the argument otherwise."
+def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None, confidence=0.95, delta=None):
+    "The judges as an items x judges object frame aligned to `ann`, the int seed used and the confidence level; a TypeError/ValueError naming the argument otherwise."
+    confidence = check_confidence(None if delta is not None and confidence == 0.95 else confidence, delta)   # delta= alone: the old call
     check_annotations(ann)
     frame = _judge_frame(ann, judges)
     if epsilon is not None and (isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.integer, np.floating))):
@@ -117,7 +118,7 @@ def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None):
         raise ValueError(f"`n_bootstrap` must be an integer >= 0 (0: no intervals), got {n_bootstrap!r}.")
     if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or max_k < 1):
         raise ValueError(f"`max_k` must be an integer >= 1 or None (the survey-equivalence curve needs one rater at least), got {max_k!r}.")
-    return frame, check_seed(seed, int_only=True)
+    return frame, check_seed(seed, int_only=True), confidence
 
 # %% ../../nbs/judges/51_judges.ipynb #9ad3be8e
 def _is_number(v): return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
@@ -175,7 +176,7 @@ class JudgeBoard:
     "Several judges against one human panel: agreement, alternative annotator test, certificate and survey equivalence of each."
     table: pd.DataFrame           # one row per judge, best first (see ranked_by)
     ranked_by: str                # 'advantage probability' (alt-test) or 'agreement' (no annotator ids, or epsilon=None)
-    parameters: dict              # epsilon, score, q, family, min_items_per_annotator, delta, n_bootstrap, seed, max_k, level, scorer, combiner
+    parameters: dict              # epsilon, score, q, family, min_items_per_annotator, confidence, delta, n_bootstrap, seed, max_k, level, scorer, combiner
     alt: AltTests | None = field(default=None, compare=False)   # the alternative annotator tests (None without annotator ids)
     certificates: dict = field(default_factory=dict, compare=False)   # judge -> Certificate
     equivalences: dict = field(default_factory=dict, compare=False)   # judge -> SurveyEquivalence
@@ -185,8 +186,18 @@ class JudgeBoard:
     codes: dict = field(default_factory=dict, compare=False)               # judge -> class code per item (-1 missing, >= C outside)
 
     def to_frame(self) -> pd.DataFrame:
-        "One row per judge, best first: every number of the board."
-        return self.table.copy()
+        "One row per judge, best first: every number of the board, then the confidence level and the seed it was computed with."
+        return self.table.assign(confidence=self.confidence, seed=self.seed)
+
+    @property
+    def confidence(self) -> float:
+        "The certificate's confidence level, 1 - delta."
+        return float(self.parameters.get("confidence", 1 - self.parameters["delta"]))
+
+    @property
+    def seed(self):
+        "The int seed the board used (drawn fresh for seed=None): pass it back to repeat the board."
+        return self.parameters.get("seed")
 
 # %% ../../nbs/judges/51_judges.ipynb #8495ec38
 def _board_line(rank, name, r, with_alt):
@@ -219,9 +230,8 @@ def _plot_winning(ax, t, y, epsilon):
     v, ok = t["winning rate"].to_numpy(float), t["alt-test passed"].to_numpy(bool)
     ax.plot(v[ok], y[ok], "o", color="C2", label="passed")
     ax.plot(v[~ok], y[~ok], "o", mfc="white", color="C3", label="not passed")
-    ax.axvline(0.5, color="k", lw=1, ls="--")
-    ax.text(0.5, 1.0, " pass: winning rate >= 0.5", transform=ax.get_xaxis_transform(), fontsize=7, va="bottom")
-    ax.set(xlim=(-0.05, 1.05), xlabel="winning rate (alt-test verdict)", title=f"epsilon = {epsilon:g}")
+    ax.axvline(_PASS_RATE, color="k", lw=1, ls="--")                    # alt_test's own rule, so the line cannot drift from the verdict
+    ax.set(xlim=(-0.05, 1.05), xlabel=f"winning rate (alt-test verdict)\npassed: >= {_PASS_RATE:g}, dashed line", title=f"epsilon = {epsilon:g}")
 
 # %% ../../nbs/judges/51_judges.ipynb #57cc6d0c
 def _plot_advantage(ax, t, y, err, epsilon):
@@ -273,7 +283,7 @@ def shared_equivalences(ann:Annotations, # the human labels
                         combiner, # the survey equivalence's combiner (not a rating combiner)
                         scorer:str, # its scorer
                         n_bootstrap:int, # item resamples
-                        seed:int, # the seed survey_equivalence gets
+                        seed:int|None, # the seed survey_equivalence gets (None: a fresh one, recorded in each result)
                         max_k:int|None, # largest k on the curve
                        ) -> dict|None:
     "Survey equivalence of several judges on the same items: one human curve per resample, read by every judge; exactly survey_equivalence's result for each. None when the curve is sampled."
@@ -289,7 +299,8 @@ def shared_equivalences(ann:Annotations, # the human labels
         p, counts, n_out = S._classifier_and_counts(ann, pred, scorer)
         per[g] = (S.item_scores(p, counts, scorer, 1), S.row_sums(counts), n_out)
     values = exact(*S._units(inv, np.ones(len(inv)), len(prof)))()
-    rng = np.random.default_rng(check_seed(seed))
+    seed = seed_used(seed)
+    rng = np.random.default_rng(seed)
     draws = {g: ([], []) for g in per}
     for _ in range(n_bootstrap):
         im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)
@@ -303,8 +314,8 @@ def shared_equivalences(ann:Annotations, # the human labels
         hk = S._matched(s, n, K, None, 1)
         value, bound = S.equivalence(hk, values)
         curve = S.PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
-                             how, np.zeros(K), n_prior, S._max_k_cut(ann, max_k, K, 1))
-        out[g] = S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(draws[g][0]), np.array(draws[g][1], dtype=object), hk, n_out)
+                             how, np.zeros(K), n_prior, S._max_k_cut(ann, max_k, K, 1), seed=seed)
+        out[g] = S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(draws[g][0]), np.array(draws[g][1], dtype=object), hk, n_out, seed=seed)
     return out
 
 # %% ../../nbs/judges/51_judges.ipynb #5a41036e
@@ -400,7 +411,7 @@ def _seq_tallies(st, M, unit=None):
 
 
 # %% ../../nbs/judges/51_judges.ipynb #079edde7
-def _seq_result(st, W, T):
+def _seq_result(st, W, T, seed=None):
     "The SurveyEquivalence (as survey_equivalence builds it) from the resamples' profile weights W and tallies T."
     from humancert.survey import survey_equivalence as S
     K, Q = st.K, len(st.prof)
@@ -412,27 +423,28 @@ def _seq_result(st, W, T):
     H = np.divide(sw[:, j], w[:, j], out=np.full((len(T), K), np.nan), where=w[:, j] > 0)
     read = read_equivalences(H, weighted_curves(st.PS, W))
     curve = S.PowerCurve(st.comb.name, st.scorer, np.arange(K), values, np.array([int((st.n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
-                         "exact", np.zeros(K), 0, S._max_k_cut(st.ann, st.max_k, K, 1))
-    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, read[0], read[1], hk, st.n_out)
+                         "exact", np.zeros(K), 0, S._max_k_cut(st.ann, st.max_k, K, 1), seed=seed)
+    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, read[0], read[1], hk, st.n_out, seed=seed)
 
 def fast_equivalence(ann:Annotations, # the human labels (the judge's items)
                      pred, # one label per item
                      combiner, # survey equivalence combiner
                      scorer:str, # its scorer
                      n_bootstrap:int, # item resamples
-                     seed:int, # survey_equivalence's seed
+                     seed:int|None, # survey_equivalence's seed (None: a fresh one, recorded in the result)
                      max_k:int|None, # largest k
                     ):
     "survey_equivalence's result (the same resamples and numbers, to rounding) through per-profile scores; None where the curve is not a weighted mean (ABC, sampled scorers)."
     st = _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k)
     if st is None: return None
-    rng, N = np.random.default_rng(check_seed(seed)), len(st.inv)
+    seed = seed_used(seed)
+    rng, N = np.random.default_rng(seed), len(st.inv)
     W, T = np.empty((0, len(st.prof))), np.empty((0, 2 * st.top))
     for b0 in range(0, n_bootstrap, max(1, 2_000_000 // N)):            # survey_equivalence's resamples, in its order, in blocks
         M = np.array([np.bincount(rng.integers(0, N, N), minlength=N) for _ in range(min(max(1, 2_000_000 // N), n_bootstrap - b0))], dtype=np.float64)
         w, t = _seq_tallies(st, M)
         W, T = np.vstack([W, w]), np.vstack([T, t])
-    return _seq_result(st, W, T)
+    return _seq_result(st, W, T, seed)
 
 # %% ../../nbs/judges/51_judges.ipynb #5eedd65f
 def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, max_k, notes, seq=None, compute_seq=True):
@@ -478,17 +490,19 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
                    q:float=0.05, # the alt-test's Benjamini-Yekutieli level
                    family:str="judge", # BY per judge ('judge') or over every judge x annotator p-value ('all')
                    min_items_per_annotator:int=30, # the alt-test tests an annotator with at least this many kept items
-                   delta:float=0.05, # certify at level 1 - delta
+                   confidence:float=0.95, # the certificate's confidence level (its failure probability delta = 1 - confidence)
                    n_bootstrap:int=200, # item resamples for every interval (0: none)
-                   seed:int=0, # seed of the bootstrap, the certificate's tie-breaks and the survey equivalence
+                   seed:int|None=0, # seed of the bootstrap, the certificate's tie-breaks and the survey equivalence (None: a fresh one, recorded)
                    max_k:int|None=None, # largest k on the survey-equivalence curve (default: most labels on an item - 1)
                    progress:bool=False, # a progress bar over the bootstrap (stderr)
                    level:str|None=None, # 'nominal', 'ordinal', 'interval' or 'ratio'; default the annotations' own level
                    scorer:str|None=None, # survey equivalence scorer; default neg_mae for numeric ratings, else agreement
                    combiner:str|None=None, # survey equivalence combiner; default mean for numeric ratings, else plurality
+                   delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> JudgeBoard:
     "A leaderboard of judges against one human panel, every number on one scale: agreement (eq. J2), alternative annotator test, certificate, survey equivalence."
-    frame, seed = _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k)
+    frame, seed, confidence = _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k, confidence, delta)
+    delta = round(1 - confidence, 12)                                    # the certificate's maths is in delta (0.05, not 1 - 0.95 in floats)
     ann, sc, notes = _scale(ann, frame, level, score, scorer, combiner)
     names, counts, W = list(frame.columns), np.asarray(ann.counts), level_weights(ann.class_values, ann.level)
     run_alt = epsilon is not None and ann.has_annotators
@@ -511,7 +525,7 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     by = "advantage probability" if run_alt else "agreement"
     s = sc["score"]
     params = dict(epsilon=epsilon, score=s if isinstance(s, str) else getattr(s, "__name__", "callable"), score_callable=None if isinstance(s, str) else s,
-                  q=q, family=family, min_items_per_annotator=min_items_per_annotator, delta=delta, n_bootstrap=int(n_bootstrap), seed=seed,
+                  q=q, family=family, min_items_per_annotator=min_items_per_annotator, confidence=confidence, delta=delta, n_bootstrap=int(n_bootstrap), seed=seed,
                   max_k=max_k, level=sc["level"], scorer=sc["scorer"], combiner=sc["combiner"])
     return JudgeBoard(_rank_table(rows, by), by, params, alt, certs, seqs, tuple(notes), ann, frame, {g: e[3] for g, e in enc.items()})
 
@@ -593,7 +607,7 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, 
     if Z is not None:
         for g, name in enumerate(names):
             if (miss := int(np.isnan(out[:, g, 2]).sum())): notes.append(f"advantage probability interval of {name!r}: {miss} of {n_bootstrap} resamples left out (no annotator kept min_items_per_annotator={alt_args['min_items_per_annotator']} items)")
-    seqs = {g: _seq_result(st, *(np.vstack(x) if x else np.empty((0, d)) for x, d in zip(tal[g], (len(st.prof), 2 * st.top)))) for g, (st, _) in setups.items()}
+    seqs = {g: _seq_result(st, *(np.vstack(x) if x else np.empty((0, d)) for x, d in zip(tal[g], (len(st.prof), 2 * st.top))), seed=seed) for g, (st, _) in setups.items()}
     return {name: tuple(_interval(out[:, g, s]) for s in range(3)) for g, name in enumerate(names)}, seqs
 
 # %% ../../nbs/judges/51_judges.ipynb #027b0829
