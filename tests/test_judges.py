@@ -517,3 +517,23 @@ def test_seed_none_is_recorded_and_repeats_the_board():
     assert fixed.seed == 7 and all(e.seed == 7 for e in fixed.equivalences.values())
     with pytest.raises(TypeError, match="`seed` must be an int >= 0"):
         compare_judges(ann, J, seed=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("combiner", ["plurality", "frequency"])
+def test_profile_scores_by_enumerating_every_order(combiner):
+    """The board's per-profile scores (now the survey part's profile_level_scores, the loop of the exact curve) against every order
+    of each profile's labels: the mean over orders of the k-label combiner's probability of the next label."""
+    import itertools
+    from humancert.judges.board import profile_scores
+    from humancert.survey.combiners import make_combiner
+    prof = np.array([[2, 1, 0], [1, 1, 1], [3, 0, 1], [1, 0, 0], [2, 2, 0]])
+    comb = make_combiner(combiner, Annotations.from_counts(prof))
+    K = 4
+    got = profile_scores(comb, prof, K, "agreement")
+    for q, w in enumerate(prof):
+        labels = np.repeat(np.arange(3), w)
+        for k in range(K):
+            if len(labels) < k + 1:
+                assert np.isnan(got[q, k]); continue
+            vals = [comb.distribution(np.bincount(np.array(o[:k], dtype=int), minlength=3)[None])[0][o[k]] for o in itertools.permutations(labels)]
+            assert got[q, k] == pytest.approx(np.mean(vals), abs=1e-12)

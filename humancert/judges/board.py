@@ -22,7 +22,7 @@ import pandas as pd
 from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used
 from ..certification.certify import certify
 from ..survey.survey_equivalence import survey_equivalence
-from ..survey.power_curve import scale_request
+from ..survey.power_curve import scale_request, profile_level_scores
 from .alt_test import alt_test, AltTests, _judge_matrix, _differences, _check_alt_args, _alt_run, _PASS_RATE
 
 # %% ../../nbs/judges/51_judges.ipynb #72d47c87
@@ -327,20 +327,7 @@ def profile_scores(comb, # a combiner named in LINEAR_COMBINERS (make_combiner)
                    scorer:str, # an exact scorer ('agreement', 'cross_entropy')
                   ) -> np.ndarray:
     "Q x K: each profile's expected score of the k-rater combiner against a held-out label (NaN where the profile has fewer than k + 1 labels)."
-    from humancert.survey import power_curve as PC
-    from scipy.special import gammaln
-    n, w = prof.sum(1).astype(np.float64), prof.astype(np.float64)
-    out = np.full((len(prof), K), np.nan)
-    for k in range(K):                                              # the survey part's exact curve (_curve_multi), stopped before the weights
-        p, Y = PC._subcompositions(prof, k)
-        keep = n[p] >= k + 1
-        p, Y = p[keep], Y[keep]
-        Yf = Y.astype(np.float64)
-        P = np.exp((PC._lfall(w[p], Yf) - gammaln(Yf + 1)).sum(1) - (PC._lfall(n[p], k) - gammaln(k + 1.0)))
-        R = PC._remaining(w[p] - Yf, n[p] - k, 1)
-        s = np.bincount(p, P * PC._held_out_score(R, PC._score_dist(comb.distribution(Y), scorer), k), minlength=len(prof))
-        out[:, k] = np.where(n >= k + 1, s, np.nan)
-    return out
+    return profile_level_scores(comb, prof, K, scorer)                 # the survey part's exact curve, before its weights
 
 def weighted_curves(S:np.ndarray, # Q x K profile scores
                     W:np.ndarray, # b x Q profile weights (items drawn per profile)
