@@ -518,25 +518,33 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
 
 # %% ../../nbs/judges/51_judges.ipynb #a05b80ce
 def _unit_counts(n_items:int, K:int, d, present, enough, item, annot):
-    "Items x 2GK counts from alt_test's per-label differences d (labels x judges): per (judge, annotator), the item's kept labels, then those with W_f = 1."
+    "The advantage tallies' units from alt_test's per-label differences d (labels x judges): sparse items x 2GK (as advantage_units), or compact (see _alt_tallies) when most annotators label most items."
     from scipy import sparse
     G, I, L = d.shape[1], n_items, 2 * d.shape[1] * K
     keep = enough[:, None] & present                                    # items x judges
-    if I * L <= 25_000_000 and len(item) > 0.05 * I * K and I < 2 ** 24:  # most annotators label most items: dense, through BLAS
+    if I * L <= 25_000_000 and len(item) > 0.05 * I * K and I < 2 ** 24:  # dense, through BLAS; the kept labels once, not once per judge
         cell = item.astype(np.int64) * K + annot
-        n = np.bincount(cell, minlength=I * K).reshape(I, K).astype(np.float32)
-        if n.max(initial=0) <= 1:                                       # one label per (item, annotator): place, don't add
+        base = np.bincount(cell, minlength=I * K).reshape(I, K) * enough[:, None]
+        if base.max(initial=0) <= 1:                                    # one label per (item, annotator): place, don't add
             wf = np.zeros((I * K, G), np.float32)
             wf[cell] = d <= 0
         else: wf = np.column_stack([np.bincount(cell, d[:, g] <= 0, minlength=I * K) for g in range(G)]).astype(np.float32)
-        Z = np.empty((I, 2, G, K), np.float32)
-        Z[:, 0] = n[:, None, :] * keep[:, :, None]
-        Z[:, 1] = wf.reshape(I, K, G).transpose(0, 2, 1) * keep[:, :, None]
-        return Z.reshape(I, L)
+        Zc = np.concatenate([base.astype(np.float32), (wf.reshape(I, K, G).transpose(0, 2, 1) * keep[:, :, None]).reshape(I, G * K)], axis=1)
+        i, g = np.nonzero(enough[:, None] & ~present)                    # items a judge did not label: their labels come off its base
+        rows, vals = (g[:, None] * K + np.arange(K)).ravel(), base[i].ravel()
+        return Zc, sparse.csc_matrix((vals[vals > 0], (rows[vals > 0], np.repeat(i, K)[vals > 0])), shape=(G * K, I))
     e, g = np.nonzero(enough[item, None] & present[item])              # kept (label, judge) pairs
     col, w = g * K + annot[e], d[e, g] <= 0
     r, c = np.concatenate([item[e], item[e][w]]), np.concatenate([col, G * K + col[w]])
     return sparse.csr_matrix((np.ones(len(r), np.float32), (r, c)), shape=(I, L))
+
+def _alt_tallies(Z, Mt, G:int, K:int) -> np.ndarray:
+    "b x 2GK tallies for the resamples Mt (items x b) from _unit_counts' units: sparse, or compact (the kept labels per annotator, minus those of the items a judge did not label; then W_f = 1 per judge)."
+    if not isinstance(Z, tuple): return np.asarray(Z.T @ Mt, dtype=np.float64).T
+    Zc, Cs = Z
+    T = (Zc.T @ Mt.astype(np.float32)).T.astype(np.float64)            # integer counts, exact in float32 (items < 2^24)
+    n = T[:, None, :K] - np.asarray(Cs @ Mt).T.reshape(len(T), G, K)
+    return np.concatenate([n.reshape(len(T), G * K), T[:, K:]], axis=1)
 
 def advantage_units(ann:Annotations, # the human labels, with annotator ids
                     frame:pd.DataFrame, # items x judges labels, aligned to `ann`
@@ -547,7 +555,12 @@ def advantage_units(ann:Annotations, # the human labels, with annotator ids
     item, annot, label = ann.codes()
     enough = ann.n_labels >= 2
     d, present, _ = _differences(ann, jm, score, enough, np.asarray(ann.counts), item, label)
-    return _unit_counts(ann.n_items, ann.n_annotators, d, present, enough, item, annot)
+    K, G = ann.n_annotators, jm.shape[1]
+    Z = _unit_counts(ann.n_items, K, d, present, enough, item, annot)
+    if not isinstance(Z, tuple): return Z
+    Zc, Cs = Z                                                          # compact: each judge's kept labels spelt out
+    n = Zc[:, None, :K] - Cs.T.toarray().reshape(ann.n_items, G, K)
+    return np.concatenate([n.reshape(ann.n_items, G * K), Zc[:, K:]], axis=1).astype(np.float32)
 
 # %% ../../nbs/judges/51_judges.ipynb #359c0523
 def _advantages(T, G, K, min_items):
@@ -569,7 +582,7 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, 
     rng = np.random.default_rng(seed)
     names, I, G = list(frame.columns), ann.n_items, frame.shape[1]
     Y = np.column_stack([np.column_stack([xj * k, xh * k, k.astype(np.float64)]) for xj, xh, k in (terms[g] for g in names)])
-    if alt_args is not None and n_bootstrap and Z is None: Z = advantage_units(ann, frame, alt_args["score"])
+    if alt_args is not None and n_bootstrap and Z is None: Z = advantage_units(ann, frame, alt_args["score"])   # items x 2GK (sparse or dense) or _unit_counts' compact units
     if alt_args is None or not n_bootstrap: Z = None
     out, tal = np.full((n_bootstrap, G, 3), np.nan), {g: ([], []) for g in setups}
     units = {g: (st, _all_units(st, has)) for g, (st, has) in setups.items()}
@@ -584,7 +597,7 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, 
         A = (M @ Y).reshape(len(M), G, 3)
         with np.errstate(invalid="ignore", divide="ignore"): out[b0:b0 + len(M), :, :2] = A[:, :, :2] / A[:, :, 2:]
         Mt = np.ascontiguousarray(M.T)                               # items x resamples: sparse products run along rows
-        if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(np.asarray(Z.T @ Mt).T if not isinstance(Z, np.ndarray) else (Z.T @ Mt.astype(np.float32)).T, G, ann.n_annotators, alt_args["min_items_per_annotator"])
+        if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(_alt_tallies(Z, Mt, G, ann.n_annotators), G, ann.n_annotators, alt_args["min_items_per_annotator"])
         U = np.asarray(S @ Mt).T if S is not None else None              # every judge's survey-equivalence units, one product
         for j, (g, (st, u)) in enumerate(units.items()):             # each judge's items within the same resample
             w, t = _seq_split(st, U[:, off[j]:off[j + 1]])
