@@ -7,7 +7,8 @@ same numbers for a fixed seed. The data are bench_alt_test.py's: 4 classes, anno
 missing on 10 % of the items, judges right with probability 0.5-0.9, missing on 5 % and answering "other" on 2 %. A second
 case has judges without missing labels (the board before is run on the first case only). "before" is `humancert/judges/board.py` as of commit 78961fc (alt_test re-run on every
 resample, one survey-equivalence bootstrap per judge), loaded from git and run on the same data; every number of the two
-boards must agree (to 1e-12), or the script fails. `alt_test` and `compare_judges` best of 3, the board before one run; wall seconds;
+boards must agree (to 1e-12), or the script fails. Where threadpoolctl is installed, compare_judges is timed again with one
+BLAS thread (its numbers must agree with the default's to 1e-12). `alt_test` and `compare_judges` best of 3, the board before one run; wall seconds;
 the 1-minute load average is recorded beside each row (the machine is shared: threaded BLAS slows most under load).
 """
 import argparse
@@ -29,6 +30,9 @@ from humancert.judges.board import compare_judges
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_alt_test import data, best   # noqa: E402
+
+try: from threadpoolctl import threadpool_limits       # a dev dependency (scikit-learn's); not one of humancert's
+except ImportError: threadpool_limits = None
 
 BEFORE = "78961fc"
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +77,13 @@ def run(quick, skip_before):
             if old is not None and missing:                              # the issue's data; the old board takes minutes
                 t = time.perf_counter(); before = old(ann, J, n_bootstrap=B, seed=0); t_old = time.perf_counter() - t
                 row |= {"before (s)": t_old, "before / alt_test": t_old / t_alt, "largest difference": same(new, before, missing)}
+            if threadpool_limits is not None:                            # the same board with one BLAS thread: threaded BLAS waits on a shared machine
+                with threadpool_limits(1, user_api="blas"): t_one, one = best(lambda: compare_judges(ann, J, n_bootstrap=B, seed=0), 3)
+                a, b = new.to_frame(), one.to_frame()
+                num = [c for c in a.columns if pd.api.types.is_numeric_dtype(a[c]) and not pd.api.types.is_bool_dtype(a[c])]
+                gap = float(np.nanmax(np.abs(a[num].to_numpy(float) - b.loc[a.index, num].to_numpy(float))))
+                assert gap <= 1e-12 and list(a.index) == list(b.index), gap
+                row |= {"1 BLAS thread (s)": t_one, "1 BLAS thread / alt_test": t_one / t_alt}
             rows.append(row)
             print(row, file=sys.stderr)
     return pd.DataFrame(rows), B
