@@ -21,7 +21,8 @@ import pandas as pd
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used
 from ..certification.certify import certify
-from ..survey.survey_equivalence import survey_equivalence
+from ..survey.survey_equivalence import survey_equivalence, equivalence_setup
+from ..survey.scoring import item_scores
 from ..survey.power_curve import scale_request, profile_level_scores
 from .alt_test import alt_test, AltTests, _judge_matrix, _differences, _check_alt_args, _alt_run, _PASS_RATE
 
@@ -288,16 +289,13 @@ def shared_equivalences(ann:Annotations, # the human labels
                        ) -> dict|None:
     "Survey equivalence of several judges on the same items: one human curve per resample, read by every judge; exactly survey_equivalence's result for each. None when the curve is sampled."
     from humancert.survey import survey_equivalence as S
-    K, how = S._check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", 200, 1)
-    if how != "exact": return None                                   # a sampled curve draws from the seed's stream: not shareable
-    comb = S.make_combiner(combiner, ann, None)
-    S._soft_check(comb, scorer)
-    prof, inv = S._curve_data(ann)
-    exact = S._curve_fn(comb, prof, K, scorer, 1)
     per = {}
-    for g, pred in preds.items():
-        p, counts, n_out = S._classifier_and_counts(ann, pred, scorer)
-        per[g] = (S.item_scores(p, counts, scorer, 1), S.row_sums(counts), n_out)
+    for g, pred in preds.items():                                   # survey_equivalence's own checks and inputs, judge by judge
+        e = equivalence_setup(pred, ann, combiner, scorer, n_bootstrap, max_k)
+        if e.how != "exact": return None                             # a sampled curve draws from the seed's stream: not shareable
+        per[g] = (item_scores(e.pred, e.counts, scorer, 1), e.n, e.n_out)
+    K, how, comb, prof, inv = e.K, e.how, e.comb, e.prof, e.inv
+    exact = S._curve_fn(comb, prof, K, scorer, 1)
     values = exact(*S._units(inv, np.ones(len(inv)), len(prof)))()
     seed = seed_used(seed)
     rng = np.random.default_rng(seed)
@@ -359,15 +357,11 @@ def read_equivalences(H:np.ndarray, # b x K classifier scores h_k (NaN: no item 
 # %% ../../nbs/judges/51_judges.ipynb #22d64879
 def _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k, cache=None):
     "What a weighted-mean survey equivalence needs, once: K, per-profile scores (kept in `cache` for the next judge with the same profiles), each item's profile, the classifier's item scores; None where the curve is not a weighted mean."
-    from humancert.survey import survey_equivalence as S
-    K, how = S._check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", 200, 1)
-    comb = S.make_combiner(combiner, ann, None)
-    prof, inv = S._curve_data(ann)
-    if how != "exact" or comb.name not in LINEAR_COMBINERS or prof.shape[1] * np.log2(K + 2) >= 62: return None
-    S._soft_check(comb, scorer)
-    p, counts, n_out = S._classifier_and_counts(ann, pred, scorer)
+    e = equivalence_setup(pred, ann, combiner, scorer, n_bootstrap, max_k)    # survey_equivalence's own checks and inputs
+    K, comb, prof, inv, p, n, n_out = e.K, e.comb, e.prof, e.inv, e.pred, e.n, e.n_out
+    if e.how != "exact" or comb.name not in LINEAR_COMBINERS or prof.shape[1] * np.log2(K + 2) >= 62: return None
     if np.ndim(p) != 1: return None                                  # probabilities: a score per item, not per (profile, label)
-    s, n = S.item_scores(p, counts, scorer, 1), S.row_sums(counts)
+    s = item_scores(p, e.counts, scorer, 1)
     top, L = max(int(n.max()), K + 1) + 1, prof.shape[1] + 1
     unit = inv * L + p                                                # (profile, judge label): every item of a unit has the same score
     A = np.zeros((len(prof) * L, 2 * top))                           # unit u: its score in column n_u, a one in column top + n_u
