@@ -7,7 +7,9 @@ same numbers for a fixed seed. The data are bench_alt_test.py's: 4 classes, anno
 missing on 10 % of the items, judges right with probability 0.5-0.9, missing on 5 % and answering "other" on 2 %. A second
 case has judges without missing labels (the board before is run on the first case only). "before" is `humancert/judges/board.py` as of commit 78961fc (alt_test re-run on every
 resample, one survey-equivalence bootstrap per judge), loaded from git and run on the same data; every number of the two
-boards must agree (to 1e-12), or the script fails. `alt_test` best of 3, the boards one run each; wall seconds.
+boards must agree (to 1e-12), or the script fails. Where threadpoolctl is installed, compare_judges is timed again with one
+BLAS thread (its numbers must agree with the default's to 1e-12). `alt_test` and `compare_judges` best of 3, the board before one run; wall seconds;
+the 1-minute load average is recorded beside each row (the machine is shared: threaded BLAS slows most under load).
 """
 import argparse
 import importlib.util
@@ -28,6 +30,9 @@ from humancert.judges.board import compare_judges
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_alt_test import data, best   # noqa: E402
+
+try: from threadpoolctl import threadpool_limits       # a dev dependency (scikit-learn's); not one of humancert's
+except ImportError: threadpool_limits = None
 
 BEFORE = "78961fc"
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,12 +71,19 @@ def run(quick, skip_before):
         for missing in (True, False):
             J = judges if missing else judges.fillna("other")
             t_alt, _ = best(lambda: alt_test(ann, J, 0.1), 3)
-            t = time.perf_counter(); new = compare_judges(ann, J, n_bootstrap=B, seed=0); t_new = time.perf_counter() - t
+            t_new, new = best(lambda: compare_judges(ann, J, n_bootstrap=B, seed=0), 3)
             row = {"items x annotators x judges": f"{n_items:,} x {n_annot} x {n_judges}", "judges' labels": "5 % missing" if missing else "complete",
-                   "bootstraps": B, "alt_test (s)": t_alt, "compare_judges (s)": t_new, "compare_judges / alt_test": t_new / t_alt}
+                   "bootstraps": B, "alt_test (s)": t_alt, "compare_judges (s)": t_new, "compare_judges / alt_test": t_new / t_alt, "load (1 min)": os.getloadavg()[0]}
             if old is not None and missing:                              # the issue's data; the old board takes minutes
                 t = time.perf_counter(); before = old(ann, J, n_bootstrap=B, seed=0); t_old = time.perf_counter() - t
                 row |= {"before (s)": t_old, "before / alt_test": t_old / t_alt, "largest difference": same(new, before, missing)}
+            if threadpool_limits is not None:                            # the same board with one BLAS thread: threaded BLAS waits on a shared machine
+                with threadpool_limits(1, user_api="blas"): t_one, one = best(lambda: compare_judges(ann, J, n_bootstrap=B, seed=0), 3)
+                a, b = new.to_frame(), one.to_frame()
+                num = [c for c in a.columns if pd.api.types.is_numeric_dtype(a[c]) and not pd.api.types.is_bool_dtype(a[c])]
+                gap = float(np.nanmax(np.abs(a[num].to_numpy(float) - b.loc[a.index, num].to_numpy(float))))
+                assert gap <= 1e-12 and list(a.index) == list(b.index), gap
+                row |= {"1 BLAS thread (s)": t_one, "1 BLAS thread / alt_test": t_one / t_alt}
             rows.append(row)
             print(row, file=sys.stderr)
     return pd.DataFrame(rows), B
@@ -87,7 +99,7 @@ def main():
     head = (f"# The judges' board: `compare_judges` vs one `alt_test`, and vs the board before issue 32\n\n"
             f"Machine: {platform.machine()}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end of the run (other jobs "
             f"share the cores), Python {platform.python_version()}, numpy {np.__version__}, humancert {humancert.__version__}. Wall seconds; "
-            f"`alt_test` best of 3, each board one run, {B} bootstraps, seed 0. Command: `python benchmarks/bench_judges.py{flags}`.\n\n"
+            f"`alt_test` and `compare_judges` best of 3, the board before one run, {B} bootstraps, seed 0. Command: `python benchmarks/bench_judges.py{flags}`.\n\n"
             f"\"before\" is `humancert/judges/board.py` at commit {BEFORE}, run on the same data in the same process; \"largest difference\" is "
             "the largest absolute difference between the two boards over every number (values and interval ends), checked in the run "
             "together with the verdicts and the ranking. The target is `compare_judges / alt_test` at most 20 at 10^5 items. With missing judge labels "

@@ -441,3 +441,99 @@ def test_tweeteval_survey_equivalence_fast_path():
     one = survey_equivalence(tw.predictions["llm"], tw.annotations, "plurality", "agreement", n_bootstrap=50, seed=3)
     np.testing.assert_allclose(board.equivalences["llm"].samples, one.samples, atol=1e-9)
     assert board.equivalences["llm"].interval == pytest.approx(one.interval, abs=1e-9)
+
+
+def _units_by_loops(ann, J):
+    "advantage_units by its definition, label by label: per (judge, annotator) the kept labels, then those with W_h <= W_f (accuracy)."
+    item, annot, label = ann.codes()
+    counts, K, G, classes = np.asarray(ann.counts), ann.n_annotators, J.shape[1], list(ann.classes)
+    Z = np.zeros((ann.n_items, 2 * G * K))
+    for i, k, c in zip(item, annot, label):
+        if counts[i].sum() < 2: continue
+        for g, name in enumerate(J):
+            lab = J[name].iloc[i]
+            if pd.isna(lab): continue
+            jc = classes.index(lab) if lab in classes else None
+            w_h, w_f = counts[i, c] - 1, (0 if jc is None else counts[i, jc] - (jc == c))   # the others agreeing with the label, with the judge
+            Z[i, g * K + k] += 1
+            Z[i, G * K + g * K + k] += w_h <= w_f
+    return Z
+
+
+def test_advantage_units_dense_by_definition_also_with_a_repeated_label():
+    """The dense tallies (placed when each annotator labels an item once, added up otherwise) equal the definition by loops; an
+    annotator labelling an item twice (possible only through the constructor) counts twice, as the sparse path and alt_test's tally do."""
+    rng = np.random.default_rng(5)
+    ann = Annotations.from_wide(_sparse_panel(rng, n_items=40, n_annot=4, p_missing=0.2))
+    J = pd.DataFrame({"j1": rng.choice(list("abcz"), 40).astype(object), "j2": rng.choice(list("abc"), 40).astype(object)})
+    J.loc[rng.random(40) < 0.2, "j1"] = None
+    Z = advantage_units(ann, J, "accuracy")
+    assert isinstance(Z, np.ndarray)
+    np.testing.assert_array_equal(Z, _units_by_loops(ann, J))
+    item, annot, label = ann.codes()
+    twice = Annotations(items=ann.items, classes=ann.classes, counts=np.asarray(ann.counts) + np.eye(len(ann.classes), dtype=int)[label[0]] * (np.arange(40) == item[0])[:, None],
+                        annotators=ann.annotators, level=ann.level, item=np.r_[item[0], item], annotator=np.r_[annot[0], annot], label=np.r_[label[0], label])
+    Z2 = advantage_units(twice, J, "accuracy")
+    assert isinstance(Z2, np.ndarray) and Z2.max() >= 2
+    np.testing.assert_array_equal(Z2, _units_by_loops(twice, J))
+
+
+def _small_board_data(seed=0):
+    rng = np.random.default_rng(seed)
+    ann = Annotations.from_wide(_sparse_panel(rng, n_items=120, n_annot=4, p_missing=0.1))
+    J = pd.DataFrame({"j1": rng.choice(list("abc"), 120).astype(object), "j2": rng.choice(list("abc"), 120).astype(object)})
+    J.loc[rng.random(120) < 0.1, "j2"] = None
+    return ann, J
+
+
+def test_confidence_is_the_level_and_delta_still_works():
+    "Issue 33: compare_judges(confidence=0.9) is the old delta=0.1 (the report's call), its certificates are certify's at delta 0.1; an old positional delta is refused with the hint."
+    from humancert.certification.certify import certify
+    ann, J = _small_board_data()
+    new, old = compare_judges(ann, J, confidence=0.9, n_bootstrap=20, seed=1), compare_judges(ann, J, delta=0.1, n_bootstrap=20, seed=1)
+    pd.testing.assert_frame_equal(new.to_frame(), old.to_frame())
+    assert new.confidence == old.confidence == 0.9 and new.parameters["delta"] == old.parameters["delta"] == 0.1
+    assert (new.to_frame()["confidence"] == 0.9).all()
+    own = certify(ann, J["j1"].to_numpy(), delta=0.1, seed=1)                 # j1 labels every item: the board's certificate is certify's
+    assert (new.certificates["j1"].lower, new.certificates["j1"].score) == (own.lower, own.score)
+    default = compare_judges(ann, J, n_bootstrap=0, seed=1)
+    assert default.parameters["delta"] == 0.05 and default.confidence == 0.95   # 0.05 exactly, as before (not 1 - 0.95 in floats)
+    with pytest.raises(ValueError, match="looks like a failure probability"):
+        compare_judges(ann, J, 0.1, None, 0.05, "judge", 30, 0.05)                 # the old positional delta
+    with pytest.raises(ValueError, match="disagree"):
+        compare_judges(ann, J, confidence=0.9, delta=0.05)
+
+
+def test_seed_none_is_recorded_and_repeats_the_board():
+    "Issue 33: seed=None draws a fresh int seed, recorded in the board (parameters, to_frame, each survey equivalence); passing it back repeats every number."
+    ann, J = _small_board_data(2)
+    fresh = compare_judges(ann, J, n_bootstrap=30, seed=None)
+    assert isinstance(fresh.seed, int) and fresh.parameters["seed"] == fresh.seed
+    assert (fresh.to_frame()["seed"] == fresh.seed).all()
+    assert all(e.seed == fresh.seed for e in fresh.equivalences.values())
+    again = compare_judges(ann, J, n_bootstrap=30, seed=fresh.seed)
+    pd.testing.assert_frame_equal(fresh.to_frame(), again.to_frame())
+    fixed = compare_judges(ann, J, n_bootstrap=30, seed=7)
+    assert fixed.seed == 7 and all(e.seed == 7 for e in fixed.equivalences.values())
+    with pytest.raises(TypeError, match="`seed` must be an int >= 0"):
+        compare_judges(ann, J, seed=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("combiner", ["plurality", "frequency"])
+def test_profile_scores_by_enumerating_every_order(combiner):
+    """The board's per-profile scores (now the survey part's profile_level_scores, the loop of the exact curve) against every order
+    of each profile's labels: the mean over orders of the k-label combiner's probability of the next label."""
+    import itertools
+    from humancert.judges.board import profile_scores
+    from humancert.survey.combiners import make_combiner
+    prof = np.array([[2, 1, 0], [1, 1, 1], [3, 0, 1], [1, 0, 0], [2, 2, 0]])
+    comb = make_combiner(combiner, Annotations.from_counts(prof))
+    K = 4
+    got = profile_scores(comb, prof, K, "agreement")
+    for q, w in enumerate(prof):
+        labels = np.repeat(np.arange(3), w)
+        for k in range(K):
+            if len(labels) < k + 1:
+                assert np.isnan(got[q, k]); continue
+            vals = [comb.distribution(np.bincount(np.array(o[:k], dtype=int), minlength=3)[None])[0][o[k]] for o in itertools.permutations(labels)]
+            assert got[q, k] == pytest.approx(np.mean(vals), abs=1e-12)

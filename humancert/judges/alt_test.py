@@ -396,18 +396,10 @@ def _annotator_table(ann, t, g, tested, used, p, rejected):
     return table, rho_f
 
 # %% ../../nbs/judges/50_alt_test.ipynb #a839a2a2
-def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or from_long)
-             judge, # the judge's labels, one per item (Series, list, array), or a DataFrame with one column per judge; missing allowed
-             epsilon:float, # the advantage the humans may keep: H0 mean(W_h - W_f) >= epsilon, in [0, 1)
-             score:str|Callable="accuracy", # 'accuracy', 'neg_rmse', 'neg_mae' (numeric labels) or score(label, others) -> float
-             q:float=0.05, # Benjamini-Yekutieli false discovery rate level
-             min_labels_per_item:int=2, # keep items with at least this many human labels (and a judge label)
-             min_items_per_annotator:int=30, # test an annotator with at least this many kept items
-             test:str="t", # 't' (one-sided one-sample t-test), 'wilcoxon' (signed-rank), or 'auto' (Wilcoxon below 30 items)
-             family:str="judge", # several judges: BY per judge ('judge', the paper) or over all judge x annotator p-values ('all')
-            ) -> AltTest|AltTests:
-    "The alternative annotator test: can the judge replace one of the annotators? An `AltTest` for one judge, `AltTests` for a DataFrame."
-    _check_alt_args(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family)
+_PASS_RATE = 0.5                                                         # the verdict: passed when at least half of the tested annotators are beaten
+
+def _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family):
+    "alt_test on checked arguments: the result, and the per-label differences d with what they are indexed by (compare_judges's bootstrap reuses them)."
     names, jm = _judge_matrix(ann, judge)
     item, annot, label = ann.codes()
     counts = np.asarray(ann.counts)
@@ -426,7 +418,23 @@ def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or fr
         table, rho_f = _annotator_table(ann, t, g, tested, used, p, rejected)
         tg = tested[:, g]
         win = float(rejected[tg, g].sum() / tg.sum())
-        out[name] = AltTest(name, bool(win >= 0.5), win, float(rho_f[tg].mean()), float(epsilon), float(q), test, sname, family,
+        out[name] = AltTest(name, bool(win >= _PASS_RATE), win, float(rho_f[tg].mean()), float(epsilon), float(q), test, sname, family,
                             int(keep_item[:, g].sum()), int((outside[:, g] & keep_item[:, g]).sum()), int(tg.sum()),
                             int(rejected[tg, g].sum()), table)
-    return AltTests(out, family) if isinstance(judge, pd.DataFrame) else out[names[0]]
+    res = AltTests(out, family) if isinstance(judge, pd.DataFrame) else out[names[0]]
+    return res, dict(d=d, present=present, enough=enough, item=item, annot=annot)
+
+
+def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or from_long)
+             judge, # the judge's labels, one per item (Series, list, array), or a DataFrame with one column per judge; missing allowed
+             epsilon:float, # the advantage the humans may keep: H0 mean(W_h - W_f) >= epsilon, in [0, 1)
+             score:str|Callable="accuracy", # 'accuracy', 'neg_rmse', 'neg_mae' (numeric labels) or score(label, others) -> float
+             q:float=0.05, # Benjamini-Yekutieli false discovery rate level
+             min_labels_per_item:int=2, # keep items with at least this many human labels (and a judge label)
+             min_items_per_annotator:int=30, # test an annotator with at least this many kept items
+             test:str="t", # 't' (one-sided one-sample t-test), 'wilcoxon' (signed-rank), or 'auto' (Wilcoxon below 30 items)
+             family:str="judge", # several judges: BY per judge ('judge', the paper) or over all judge x annotator p-values ('all')
+            ) -> AltTest|AltTests:
+    "The alternative annotator test: can the judge replace one of the annotators? An `AltTest` for one judge, `AltTests` for a DataFrame."
+    _check_alt_args(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family)
+    return _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family)[0]

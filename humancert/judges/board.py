@@ -19,11 +19,12 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed
+from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used
 from ..certification.certify import certify
-from ..survey.survey_equivalence import survey_equivalence
-from ..survey.power_curve import scale_request
-from .alt_test import alt_test, AltTests, _judge_matrix, _differences
+from ..survey.survey_equivalence import survey_equivalence, equivalence_setup
+from ..survey.scoring import item_scores
+from ..survey.power_curve import scale_request, profile_level_scores
+from .alt_test import alt_test, AltTests, _judge_matrix, _differences, _check_alt_args, _alt_run, _PASS_RATE
 
 # %% ../../nbs/judges/51_judges.ipynb #72d47c87
 def item_agreements(counts:np.ndarray, # items x classes human label counts n_ic
@@ -37,7 +38,8 @@ def item_agreements(counts:np.ndarray, # items x classes human label counts n_ic
     W = np.eye(C) if weights is None else np.asarray(weights, dtype=np.float64)
     if rows is None: rows = np.where((codes < C)[:, None], W[np.clip(codes, 0, C - 1)], 0.0)   # outside the classes: agrees with nobody
     keep = n >= 2
-    pairs = ((counts @ W) * counts).sum(axis=1) - counts @ np.diag(W)             # ordered pairs of distinct labels, weighted
+    pairs = (np.einsum("ic,cd->id", counts, W) * counts).sum(axis=1) - np.einsum("ic,c->i", counts, np.diag(W))   # ordered pairs of distinct labels, weighted
+                                                                      # (einsum: an items x C x C product is no work for threaded BLAS)
     with np.errstate(invalid="ignore", divide="ignore"):
         judge = np.where(n > 0, (rows * counts).sum(axis=1) / n, 0.0)
         human = np.where(keep, pairs / (n * (n - 1)), 0.0)
@@ -76,6 +78,12 @@ def _take(ann:Annotations, # the human labels
     counts = np.asarray(ann.counts)[idx]
     if not ann.has_annotators: return Annotations(items=items, classes=ann.classes, counts=counts, level=ann.level)
     item, annot, label = ann.codes()
+    if len(idx) and (np.diff(idx) > 0).all() and (np.diff(item) >= 0).all():   # a subset, in order, of item-sorted labels: a mask keeps the same rows
+        keep = np.zeros(ann.n_items, dtype=bool)
+        keep[idx] = True
+        rows = keep[item]
+        return Annotations(items=items, classes=ann.classes, counts=counts, annotators=ann.annotators, level=ann.level,
+                           item=(np.cumsum(keep) - 1)[item[rows]], annotator=annot[rows], label=label[rows])
     order = np.argsort(item, kind="stable")
     starts = np.searchsorted(item[order], np.arange(ann.n_items + 1))
     lens = (starts[1:] - starts[:-1])[idx]
@@ -100,8 +108,9 @@ def _judge_frame(ann, judges):
     return frame
 
 # %% ../../nbs/judges/51_judges.ipynb #29b8c4ee
-def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None):
-    "The judges as an items x judges object frame aligned to `ann`; a TypeError/ValueError naming the argument otherwise."
+def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None, confidence=0.95, delta=None):
+    "The judges as an items x judges object frame aligned to `ann`, the int seed used and the confidence level; a TypeError/ValueError naming the argument otherwise."
+    confidence = check_confidence(None if delta is not None and confidence == 0.95 else confidence, delta)   # delta= alone: the old call
     check_annotations(ann)
     frame = _judge_frame(ann, judges)
     if epsilon is not None and (isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.integer, np.floating))):
@@ -110,7 +119,7 @@ def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None):
         raise ValueError(f"`n_bootstrap` must be an integer >= 0 (0: no intervals), got {n_bootstrap!r}.")
     if max_k is not None and (isinstance(max_k, bool) or not isinstance(max_k, (int, np.integer)) or max_k < 1):
         raise ValueError(f"`max_k` must be an integer >= 1 or None (the survey-equivalence curve needs one rater at least), got {max_k!r}.")
-    return frame, check_seed(seed, int_only=True)
+    return frame, check_seed(seed, int_only=True), confidence
 
 # %% ../../nbs/judges/51_judges.ipynb #9ad3be8e
 def _is_number(v): return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
@@ -168,7 +177,7 @@ class JudgeBoard:
     "Several judges against one human panel: agreement, alternative annotator test, certificate and survey equivalence of each."
     table: pd.DataFrame           # one row per judge, best first (see ranked_by)
     ranked_by: str                # 'advantage probability' (alt-test) or 'agreement' (no annotator ids, or epsilon=None)
-    parameters: dict              # epsilon, score, q, family, min_items_per_annotator, delta, n_bootstrap, seed, max_k, level, scorer, combiner
+    parameters: dict              # epsilon, score, q, family, min_items_per_annotator, confidence, delta, n_bootstrap, seed, max_k, level, scorer, combiner
     alt: AltTests | None = field(default=None, compare=False)   # the alternative annotator tests (None without annotator ids)
     certificates: dict = field(default_factory=dict, compare=False)   # judge -> Certificate
     equivalences: dict = field(default_factory=dict, compare=False)   # judge -> SurveyEquivalence
@@ -178,8 +187,18 @@ class JudgeBoard:
     codes: dict = field(default_factory=dict, compare=False)               # judge -> class code per item (-1 missing, >= C outside)
 
     def to_frame(self) -> pd.DataFrame:
-        "One row per judge, best first: every number of the board."
-        return self.table.copy()
+        "One row per judge, best first: every number of the board, then the confidence level and the seed it was computed with."
+        return self.table.assign(confidence=self.confidence, seed=self.seed)
+
+    @property
+    def confidence(self) -> float:
+        "The certificate's confidence level, 1 - delta."
+        return float(self.parameters.get("confidence", 1 - self.parameters["delta"]))
+
+    @property
+    def seed(self):
+        "The int seed the board used (drawn fresh for seed=None): pass it back to repeat the board."
+        return self.parameters.get("seed")
 
 # %% ../../nbs/judges/51_judges.ipynb #8495ec38
 def _board_line(rank, name, r, with_alt):
@@ -212,9 +231,8 @@ def _plot_winning(ax, t, y, epsilon):
     v, ok = t["winning rate"].to_numpy(float), t["alt-test passed"].to_numpy(bool)
     ax.plot(v[ok], y[ok], "o", color="C2", label="passed")
     ax.plot(v[~ok], y[~ok], "o", mfc="white", color="C3", label="not passed")
-    ax.axvline(0.5, color="k", lw=1, ls="--")
-    ax.text(0.5, 1.0, " pass: winning rate >= 0.5", transform=ax.get_xaxis_transform(), fontsize=7, va="bottom")
-    ax.set(xlim=(-0.05, 1.05), xlabel="winning rate (alt-test verdict)", title=f"epsilon = {epsilon:g}")
+    ax.axvline(_PASS_RATE, color="k", lw=1, ls="--")                    # alt_test's own rule, so the line cannot drift from the verdict
+    ax.set(xlim=(-0.05, 1.05), xlabel=f"winning rate (alt-test verdict)\npassed: >= {_PASS_RATE:g}, dashed line", title=f"epsilon = {epsilon:g}")
 
 # %% ../../nbs/judges/51_judges.ipynb #57cc6d0c
 def _plot_advantage(ax, t, y, err, epsilon):
@@ -266,23 +284,21 @@ def shared_equivalences(ann:Annotations, # the human labels
                         combiner, # the survey equivalence's combiner (not a rating combiner)
                         scorer:str, # its scorer
                         n_bootstrap:int, # item resamples
-                        seed:int, # the seed survey_equivalence gets
+                        seed:int|None, # the seed survey_equivalence gets (None: a fresh one, recorded in each result)
                         max_k:int|None, # largest k on the curve
                        ) -> dict|None:
     "Survey equivalence of several judges on the same items: one human curve per resample, read by every judge; exactly survey_equivalence's result for each. None when the curve is sampled."
     from humancert.survey import survey_equivalence as S
-    K, how = S._check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", 200, 1)
-    if how != "exact": return None                                   # a sampled curve draws from the seed's stream: not shareable
-    comb = S.make_combiner(combiner, ann, None)
-    S._soft_check(comb, scorer)
-    prof, inv = S._curve_data(ann)
-    exact = S._curve_fn(comb, prof, K, scorer, 1)
     per = {}
-    for g, pred in preds.items():
-        p, counts, n_out = S._classifier_and_counts(ann, pred, scorer)
-        per[g] = (S.item_scores(p, counts, scorer, 1), S.row_sums(counts), n_out)
+    for g, pred in preds.items():                                   # survey_equivalence's own checks and inputs, judge by judge
+        e = equivalence_setup(pred, ann, combiner, scorer, n_bootstrap, max_k)
+        if e.how != "exact": return None                             # a sampled curve draws from the seed's stream: not shareable
+        per[g] = (item_scores(e.pred, e.counts, scorer, 1), e.n, e.n_out)
+    K, how, comb, prof, inv = e.K, e.how, e.comb, e.prof, e.inv
+    exact = S._curve_fn(comb, prof, K, scorer, 1)
     values = exact(*S._units(inv, np.ones(len(inv)), len(prof)))()
-    rng = np.random.default_rng(check_seed(seed))
+    seed = seed_used(seed)
+    rng = np.random.default_rng(seed)
     draws = {g: ([], []) for g in per}
     for _ in range(n_bootstrap):
         im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)
@@ -296,8 +312,8 @@ def shared_equivalences(ann:Annotations, # the human labels
         hk = S._matched(s, n, K, None, 1)
         value, bound = S.equivalence(hk, values)
         curve = S.PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
-                             how, np.zeros(K), n_prior, S._max_k_cut(ann, max_k, K, 1))
-        out[g] = S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(draws[g][0]), np.array(draws[g][1], dtype=object), hk, n_out)
+                             how, np.zeros(K), n_prior, S._max_k_cut(ann, max_k, K, 1), seed=seed)
+        out[g] = S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(draws[g][0]), np.array(draws[g][1], dtype=object), hk, n_out, seed=seed)
     return out
 
 # %% ../../nbs/judges/51_judges.ipynb #5a41036e
@@ -309,20 +325,7 @@ def profile_scores(comb, # a combiner named in LINEAR_COMBINERS (make_combiner)
                    scorer:str, # an exact scorer ('agreement', 'cross_entropy')
                   ) -> np.ndarray:
     "Q x K: each profile's expected score of the k-rater combiner against a held-out label (NaN where the profile has fewer than k + 1 labels)."
-    from humancert.survey import power_curve as PC
-    from scipy.special import gammaln
-    n, w = prof.sum(1).astype(np.float64), prof.astype(np.float64)
-    out = np.full((len(prof), K), np.nan)
-    for k in range(K):                                              # the survey part's exact curve (_curve_multi), stopped before the weights
-        p, Y = PC._subcompositions(prof, k)
-        keep = n[p] >= k + 1
-        p, Y = p[keep], Y[keep]
-        Yf = Y.astype(np.float64)
-        P = np.exp((PC._lfall(w[p], Yf) - gammaln(Yf + 1)).sum(1) - (PC._lfall(n[p], k) - gammaln(k + 1.0)))
-        R = PC._remaining(w[p] - Yf, n[p] - k, 1)
-        s = np.bincount(p, P * PC._held_out_score(R, PC._score_dist(comb.distribution(Y), scorer), k), minlength=len(prof))
-        out[:, k] = np.where(n >= k + 1, s, np.nan)
-    return out
+    return profile_level_scores(comb, prof, K, scorer)                 # the survey part's exact curve, before its weights
 
 def weighted_curves(S:np.ndarray, # Q x K profile scores
                     W:np.ndarray, # b x Q profile weights (items drawn per profile)
@@ -354,15 +357,11 @@ def read_equivalences(H:np.ndarray, # b x K classifier scores h_k (NaN: no item 
 # %% ../../nbs/judges/51_judges.ipynb #22d64879
 def _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k, cache=None):
     "What a weighted-mean survey equivalence needs, once: K, per-profile scores (kept in `cache` for the next judge with the same profiles), each item's profile, the classifier's item scores; None where the curve is not a weighted mean."
-    from humancert.survey import survey_equivalence as S
-    K, how = S._check_curve_args(ann, scorer, n_bootstrap, max_k, "auto", 200, 1)
-    comb = S.make_combiner(combiner, ann, None)
-    prof, inv = S._curve_data(ann)
-    if how != "exact" or comb.name not in LINEAR_COMBINERS or prof.shape[1] * np.log2(K + 2) >= 62: return None
-    S._soft_check(comb, scorer)
-    p, counts, n_out = S._classifier_and_counts(ann, pred, scorer)
+    e = equivalence_setup(pred, ann, combiner, scorer, n_bootstrap, max_k)    # survey_equivalence's own checks and inputs
+    K, comb, prof, inv, p, n, n_out = e.K, e.comb, e.prof, e.inv, e.pred, e.n, e.n_out
+    if e.how != "exact" or comb.name not in LINEAR_COMBINERS or prof.shape[1] * np.log2(K + 2) >= 62: return None
     if np.ndim(p) != 1: return None                                  # probabilities: a score per item, not per (profile, label)
-    s, n = S.item_scores(p, counts, scorer, 1), S.row_sums(counts)
+    s = item_scores(p, e.counts, scorer, 1)
     top, L = max(int(n.max()), K + 1) + 1, prof.shape[1] + 1
     unit = inv * L + p                                                # (profile, judge label): every item of a unit has the same score
     A = np.zeros((len(prof) * L, 2 * top))                           # unit u: its score in column n_u, a one in column top + n_u
@@ -374,16 +373,26 @@ def _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k, cache=None):
     return SimpleNamespace(ann=ann, K=K, comb=comb, scorer=scorer, prof=prof, inv=inv, PS=PS, s=s, n=n,
                            n_out=n_out, A=A, top=top, max_k=max_k, unit=unit, L=L)
 
+def _unit_matrix(units:list, sizes:list, n_items:int):
+    "Sparse (sum of sizes) x items one-hot: row offset_g + u for each item whose unit in setup g is u (u = -1: none); one product with the multiplicities tallies every setup."
+    from scipy import sparse
+    off = np.cumsum([0] + list(sizes))[:-1]
+    rows = np.concatenate([u[u >= 0] + o for u, o in zip(units, off)])
+    cols = np.concatenate([np.flatnonzero(u >= 0) for u in units])
+    return sparse.csc_matrix((np.ones(len(rows)), (rows, cols)), shape=(int(sum(sizes)), n_items))   # by item: the product reads each item's multiplicities once
+
+def _seq_split(st, U):
+    "From b x units tallies U: the profiles' weights (b x Q) and the classifier's score sums and weights by label count (b x 2 top)."
+    return U.reshape(len(U), len(st.prof), st.L).sum(axis=2), U @ st.A
+
 def _seq_tallies(st, M, unit=None):
     "Per resample (rows of item multiplicities M; `unit`: each item's unit, -1 for none): the profiles' weights (b x Q) and the classifier's score sums and weights by label count (b x 2 top)."
-    nU = len(st.prof) * st.L
-    u = st.unit if unit is None else np.where(unit < 0, nU, unit)       # items outside the judge's go to a last, unread unit
-    U = np.array([np.bincount(u, m, minlength=nU + 1)[:nU] for m in M]).reshape(len(M), nU)
-    return U.reshape(len(M), len(st.prof), st.L).sum(axis=2), U @ st.A
+    S = _unit_matrix([st.unit if unit is None else unit], [len(st.prof) * st.L], M.shape[1])
+    return _seq_split(st, np.asarray(S @ np.ascontiguousarray(M.T)).T)
 
 
 # %% ../../nbs/judges/51_judges.ipynb #079edde7
-def _seq_result(st, W, T):
+def _seq_result(st, W, T, seed=None):
     "The SurveyEquivalence (as survey_equivalence builds it) from the resamples' profile weights W and tallies T."
     from humancert.survey import survey_equivalence as S
     K, Q = st.K, len(st.prof)
@@ -395,27 +404,28 @@ def _seq_result(st, W, T):
     H = np.divide(sw[:, j], w[:, j], out=np.full((len(T), K), np.nan), where=w[:, j] > 0)
     read = read_equivalences(H, weighted_curves(st.PS, W))
     curve = S.PowerCurve(st.comb.name, st.scorer, np.arange(K), values, np.array([int((st.n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
-                         "exact", np.zeros(K), 0, S._max_k_cut(st.ann, st.max_k, K, 1))
-    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, read[0], read[1], hk, st.n_out)
+                         "exact", np.zeros(K), 0, S._max_k_cut(st.ann, st.max_k, K, 1), seed=seed)
+    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, read[0], read[1], hk, st.n_out, seed=seed)
 
 def fast_equivalence(ann:Annotations, # the human labels (the judge's items)
                      pred, # one label per item
                      combiner, # survey equivalence combiner
                      scorer:str, # its scorer
                      n_bootstrap:int, # item resamples
-                     seed:int, # survey_equivalence's seed
+                     seed:int|None, # survey_equivalence's seed (None: a fresh one, recorded in the result)
                      max_k:int|None, # largest k
                     ):
     "survey_equivalence's result (the same resamples and numbers, to rounding) through per-profile scores; None where the curve is not a weighted mean (ABC, sampled scorers)."
     st = _seq_setup(ann, pred, combiner, scorer, n_bootstrap, max_k)
     if st is None: return None
-    rng, N = np.random.default_rng(check_seed(seed)), len(st.inv)
+    seed = seed_used(seed)
+    rng, N = np.random.default_rng(seed), len(st.inv)
     W, T = np.empty((0, len(st.prof))), np.empty((0, 2 * st.top))
     for b0 in range(0, n_bootstrap, max(1, 2_000_000 // N)):            # survey_equivalence's resamples, in its order, in blocks
         M = np.array([np.bincount(rng.integers(0, N, N), minlength=N) for _ in range(min(max(1, 2_000_000 // N), n_bootstrap - b0))], dtype=np.float64)
         w, t = _seq_tallies(st, M)
         W, T = np.vstack([W, w]), np.vstack([T, t])
-    return _seq_result(st, W, T)
+    return _seq_result(st, W, T, seed)
 
 # %% ../../nbs/judges/51_judges.ipynb #5eedd65f
 def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, max_k, notes, seq=None, compute_seq=True):
@@ -461,24 +471,28 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
                    q:float=0.05, # the alt-test's Benjamini-Yekutieli level
                    family:str="judge", # BY per judge ('judge') or over every judge x annotator p-value ('all')
                    min_items_per_annotator:int=30, # the alt-test tests an annotator with at least this many kept items
-                   delta:float=0.05, # certify at level 1 - delta
+                   confidence:float=0.95, # the certificate's confidence level (its failure probability delta = 1 - confidence)
                    n_bootstrap:int=200, # item resamples for every interval (0: none)
-                   seed:int=0, # seed of the bootstrap, the certificate's tie-breaks and the survey equivalence
+                   seed:int|None=0, # seed of the bootstrap, the certificate's tie-breaks and the survey equivalence (None: a fresh one, recorded)
                    max_k:int|None=None, # largest k on the survey-equivalence curve (default: most labels on an item - 1)
                    progress:bool=False, # a progress bar over the bootstrap (stderr)
                    level:str|None=None, # 'nominal', 'ordinal', 'interval' or 'ratio'; default the annotations' own level
                    scorer:str|None=None, # survey equivalence scorer; default neg_mae for numeric ratings, else agreement
                    combiner:str|None=None, # survey equivalence combiner; default mean for numeric ratings, else plurality
+                   delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> JudgeBoard:
     "A leaderboard of judges against one human panel, every number on one scale: agreement (eq. J2), alternative annotator test, certificate, survey equivalence."
-    frame, seed = _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k)
+    frame, seed, confidence = _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k, confidence, delta)
+    delta = round(1 - confidence, 12)                                    # the certificate's maths is in delta (0.05, not 1 - 0.95 in floats)
     ann, sc, notes = _scale(ann, frame, level, score, scorer, combiner)
     names, counts, W = list(frame.columns), np.asarray(ann.counts), level_weights(ann.class_values, ann.level)
     run_alt = epsilon is not None and ann.has_annotators
     if epsilon is not None and not run_alt: notes.append("alternative annotator test not run: it needs annotator ids (these are counts)")
     alt_args = dict(epsilon=epsilon, score=sc["score"], q=q, min_items_per_annotator=min_items_per_annotator, family=family)
     enc = {g: _judge_codes(ann, frame, g, sc, W) for g in names}     # every judge's labels encoded (and checked) once
-    alt = alt_test(ann, frame, **alt_args) if run_alt else None
+    if run_alt: _check_alt_args(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family)
+    alt, pieces = _alt_run(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family) if run_alt else (None, None)
+    Z = _unit_counts(ann.n_items, ann.n_annotators, **pieces) if run_alt and n_bootstrap else None   # d shared with the test, not recomputed
     label_seq = not sc["numbers"] and not scale_request(sc["combiner"], sc["scorer"])
     cache = {}                                                          # per-profile scores, shared by judges with the same items
     setups = {g: (st, enc[g][0]) for g in names if label_seq and (st := _seq_setup(enc[g][1], enc[g][2], sc["combiner"], sc["scorer"], n_bootstrap, max_k, cache)) is not None}
@@ -486,35 +500,61 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     shared = (shared_equivalences(ann, full, sc["combiner"], sc["scorer"], n_bootstrap, seed, max_k) if label_seq and len(full) > 1 else None) or {}
     terms, certs, seqs, rows = {}, {}, {}, {}
     for g in names: terms[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, enc[g], sc, W, counts, delta, seed, n_bootstrap, max_k, notes, shared.get(g), g not in setups)
-    boot, fast = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes, setups)
+    boot, fast = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes, setups, Z)
     seqs |= fast
     rows = {g: _board_row(rows[g], terms[g], boot[g], alt[g] if run_alt else None, certs[g], seqs[g]) for g in names}
     by = "advantage probability" if run_alt else "agreement"
     s = sc["score"]
     params = dict(epsilon=epsilon, score=s if isinstance(s, str) else getattr(s, "__name__", "callable"), score_callable=None if isinstance(s, str) else s,
-                  q=q, family=family, min_items_per_annotator=min_items_per_annotator, delta=delta, n_bootstrap=int(n_bootstrap), seed=seed,
+                  q=q, family=family, min_items_per_annotator=min_items_per_annotator, confidence=confidence, delta=delta, n_bootstrap=int(n_bootstrap), seed=seed,
                   max_k=max_k, level=sc["level"], scorer=sc["scorer"], combiner=sc["combiner"])
     return JudgeBoard(_rank_table(rows, by), by, params, alt, certs, seqs, tuple(notes), ann, frame, {g: e[3] for g, e in enc.items()})
 
 # %% ../../nbs/judges/51_judges.ipynb #a05b80ce
+def _unit_counts(n_items:int, K:int, d, present, enough, item, annot):
+    "The advantage tallies' units from alt_test's per-label differences d (labels x judges): sparse items x 2GK (as advantage_units), or compact (see _alt_tallies) when most annotators label most items."
+    from scipy import sparse
+    G, I, L = d.shape[1], n_items, 2 * d.shape[1] * K
+    keep = enough[:, None] & present                                    # items x judges
+    if I * L <= 25_000_000 and len(item) > 0.05 * I * K and I < 2 ** 24:  # dense, through BLAS; the kept labels once, not once per judge
+        cell = item.astype(np.int64) * K + annot
+        base = np.bincount(cell, minlength=I * K).reshape(I, K) * enough[:, None]
+        if base.max(initial=0) <= 1:                                    # one label per (item, annotator): place, don't add
+            wf = np.zeros((I * K, G), np.float32)
+            wf[cell] = d <= 0
+        else: wf = np.column_stack([np.bincount(cell, d[:, g] <= 0, minlength=I * K) for g in range(G)]).astype(np.float32)
+        Zc = np.concatenate([base.astype(np.float32), (wf.reshape(I, K, G).transpose(0, 2, 1) * keep[:, :, None]).reshape(I, G * K)], axis=1)
+        i, g = np.nonzero(enough[:, None] & ~present)                    # items a judge did not label: their labels come off its base
+        rows, vals = (g[:, None] * K + np.arange(K)).ravel(), base[i].ravel()
+        return Zc, sparse.csc_matrix((vals[vals > 0], (rows[vals > 0], np.repeat(i, K)[vals > 0])), shape=(G * K, I))
+    e, g = np.nonzero(enough[item, None] & present[item])              # kept (label, judge) pairs
+    col, w = g * K + annot[e], d[e, g] <= 0
+    r, c = np.concatenate([item[e], item[e][w]]), np.concatenate([col, G * K + col[w]])
+    return sparse.csr_matrix((np.ones(len(r), np.float32), (r, c)), shape=(I, L))
+
+def _alt_tallies(Z, Mt, G:int, K:int) -> np.ndarray:
+    "b x 2GK tallies for the resamples Mt (items x b) from _unit_counts' units: sparse, or compact (the kept labels per annotator, minus those of the items a judge did not label; then W_f = 1 per judge)."
+    if not isinstance(Z, tuple): return np.asarray(Z.T @ Mt, dtype=np.float64).T
+    Zc, Cs = Z
+    T = (Zc.T @ Mt.astype(np.float32)).T.astype(np.float64)            # integer counts, exact in float32 (items < 2^24)
+    n = T[:, None, :K] - np.asarray(Cs @ Mt).T.reshape(len(T), G, K)
+    return np.concatenate([n.reshape(len(T), G * K), T[:, K:]], axis=1)
+
 def advantage_units(ann:Annotations, # the human labels, with annotator ids
                     frame:pd.DataFrame, # items x judges labels, aligned to `ann`
                     score, # the alt-test's score
                    ):
     "Items x 2GK counts: per (judge, annotator), the item's kept labels, then those where the judge is at least as close to the others (W_f = 1)."
-    from scipy import sparse
     names, jm = _judge_matrix(ann, frame)
     item, annot, label = ann.codes()
     enough = ann.n_labels >= 2
     d, present, _ = _differences(ann, jm, score, enough, np.asarray(ann.counts), item, label)
     K, G = ann.n_annotators, jm.shape[1]
-    e, g = np.nonzero(enough[item, None] & present[item])              # kept (label, judge) pairs
-    col, wf = g * K + annot[e], d[e, g] <= 0
-    r, c = np.concatenate([item[e], item[e][wf]]), np.concatenate([col, G * K + col[wf]])
-    I, L = ann.n_items, 2 * G * K
-    if I * L <= 25_000_000 and len(r) > 0.05 * I * L and I < 2 ** 24:     # most annotators label most items: dense, through BLAS
-        return np.bincount(r.astype(np.int64) * L + c, minlength=I * L).astype(np.float32).reshape(I, L)
-    return sparse.csr_matrix((np.ones(len(r), np.float32), (r, c)), shape=(I, L))
+    Z = _unit_counts(ann.n_items, K, d, present, enough, item, annot)
+    if not isinstance(Z, tuple): return Z
+    Zc, Cs = Z                                                          # compact: each judge's kept labels spelt out
+    n = Zc[:, None, :K] - Cs.T.toarray().reshape(ann.n_items, G, K)
+    return np.concatenate([n.reshape(ann.n_items, G * K), Zc[:, K:]], axis=1).astype(np.float32)
 
 # %% ../../nbs/judges/51_judges.ipynb #359c0523
 def _advantages(T, G, K, min_items):
@@ -531,14 +571,17 @@ def _all_units(st, has):
     u[has] = st.unit
     return u
 
-def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, setups={}):
-    "Per judge: percentile intervals of a_J, a_H (eq. J2) and, with `alt_args`, of the advantage probability; and the survey-equivalence tallies of the judges in `setups` (judge -> (setup, items)), from one set of item resamples."
+def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, setups={}, Z=None):
+    "Per judge: percentile intervals of a_J, a_H (eq. J2) and, with `alt_args`, of the advantage probability (tallies `Z`: advantage_units); and the survey-equivalence tallies of the judges in `setups` (judge -> (setup, items)), from one set of item resamples."
     rng = np.random.default_rng(seed)
     names, I, G = list(frame.columns), ann.n_items, frame.shape[1]
     Y = np.column_stack([np.column_stack([xj * k, xh * k, k.astype(np.float64)]) for xj, xh, k in (terms[g] for g in names)])
-    Z = advantage_units(ann, frame, alt_args["score"]) if alt_args is not None and n_bootstrap else None
+    if alt_args is not None and n_bootstrap and Z is None: Z = advantage_units(ann, frame, alt_args["score"])   # items x 2GK (sparse or dense) or _unit_counts' compact units
+    if alt_args is None or not n_bootstrap: Z = None
     out, tal = np.full((n_bootstrap, G, 3), np.nan), {g: ([], []) for g in setups}
     units = {g: (st, _all_units(st, has)) for g, (st, has) in setups.items()}
+    sizes = [len(st.prof) * st.L for st, _ in units.values()]
+    S, off = _unit_matrix([u for _, u in units.values()], sizes, I) if units else None, np.cumsum([0] + sizes)
     step = max(1, min(n_bootstrap, 2_000_000 // max(I, 1)))
     if progress:                                                     # tqdm imported only when a bar is shown
         from tqdm.auto import tqdm
@@ -547,16 +590,18 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, 
         M = np.stack([np.bincount(rng.integers(0, I, I), minlength=I) for _ in range(min(step, n_bootstrap - b0))]).astype(np.float64)
         A = (M @ Y).reshape(len(M), G, 3)
         with np.errstate(invalid="ignore", divide="ignore"): out[b0:b0 + len(M), :, :2] = A[:, :, :2] / A[:, :, 2:]
-        if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(np.asarray(Z.T @ M.T).T if not isinstance(Z, np.ndarray) else (Z.T @ M.T.astype(np.float32)).T, G, ann.n_annotators, alt_args["min_items_per_annotator"])
-        for g, (st, u) in units.items():                             # each judge's items within the same resample
-            w, t = _seq_tallies(st, M, u)
+        Mt = np.ascontiguousarray(M.T)                               # items x resamples: sparse products run along rows
+        if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(_alt_tallies(Z, Mt, G, ann.n_annotators), G, ann.n_annotators, alt_args["min_items_per_annotator"])
+        U = np.asarray(S @ Mt).T if S is not None else None              # every judge's survey-equivalence units, one product
+        for j, (g, (st, u)) in enumerate(units.items()):             # each judge's items within the same resample
+            w, t = _seq_split(st, U[:, off[j]:off[j + 1]])
             tal[g][0].append(w); tal[g][1].append(t)
         if progress: bar.update(len(M))
     if progress: bar.close()
     if Z is not None:
         for g, name in enumerate(names):
             if (miss := int(np.isnan(out[:, g, 2]).sum())): notes.append(f"advantage probability interval of {name!r}: {miss} of {n_bootstrap} resamples left out (no annotator kept min_items_per_annotator={alt_args['min_items_per_annotator']} items)")
-    seqs = {g: _seq_result(st, *(np.vstack(x) if x else np.empty((0, d)) for x, d in zip(tal[g], (len(st.prof), 2 * st.top)))) for g, (st, _) in setups.items()}
+    seqs = {g: _seq_result(st, *(np.vstack(x) if x else np.empty((0, d)) for x, d in zip(tal[g], (len(st.prof), 2 * st.top))), seed=seed) for g, (st, _) in setups.items()}
     return {name: tuple(_interval(out[:, g, s]) for s in range(3)) for g, name in enumerate(names)}, seqs
 
 # %% ../../nbs/judges/51_judges.ipynb #027b0829
