@@ -73,6 +73,8 @@ LEVEL_CASES = {
     "certify_active": ((ANN, MODEL, GOLD_ACTIVE, DRAWS), {}, lambda a: (a.score, a.delta, a.certified)),
     "plan_gold_study": ((0.05, 0.6), {}, lambda p: p.to_frame().to_numpy().tolist() if hasattr(p, "to_frame") else repr(p)),
     "plan_gold_procedures": ((0.05, 0.6), dict(reps=50, seed=3), lambda p: p.table.to_numpy().tolist()),
+    "compare_judges": ((ANN, pd.DataFrame({"m": MODEL}), 0.1, None, 0.05, "judge", 30), dict(n_bootstrap=0, max_k=2),
+                       lambda b: (b.to_frame().drop(columns=["confidence", "seed"], errors="ignore").to_numpy().tolist(), b.confidence)),
 }
 
 # functions that take a level but keep the papers' delta, each with its reason
@@ -86,11 +88,6 @@ LEVEL_EXCEPTIONS = {
        ("fleiss_kappa", "krippendorff_alpha", "cohen_kappa", "cohen_kappa_mean", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi")},
 }
 
-# ---- TEMPORARY (the lead removes this block after merging the `gold` and `judges` branches, which convert these in parallel)
-LEVEL_PENDING_OTHER_BRANCHES = {
-    "compare_judges": "judges branch (nbs/judges/51)",
-}
-# ---- end of the temporary block
 
 
 def _at_level(name, level, **level_kw):
@@ -103,12 +100,6 @@ def _at_level(name, level, **level_kw):
     return fn(*args, *filler, level, **{n: v for n, v in kw.items() if n not in [p.name for p in params[:k]]})
 
 
-def test_every_level_function_is_covered():
-    "Each public function with a `delta` or `confidence` parameter has a case, an exception, or is pending on another branch."
-    found = set(_public_callables("delta", "confidence"))
-    listed = set(LEVEL_CASES) | set(LEVEL_EXCEPTIONS) | set(LEVEL_PENDING_OTHER_BRANCHES)
-    assert found - listed == set(), f"public functions with a level but no convention case or exception: {sorted(found - listed)}"
-    assert set(LEVEL_CASES) <= found, f"cases for functions that are not public or take no level: {sorted(set(LEVEL_CASES) - found)}"
 
 
 @pytest.mark.parametrize("name", sorted(LEVEL_CASES))
@@ -219,6 +210,8 @@ SEED_CASES = {
                         lambda d: (d["item"].tolist(), d["weight"].tolist())),
     "plan_gold_procedures": (lambda s: humancert.plan_gold_procedures(0.05, 0.6, reps=50, seed=s), _field_seed,
                              lambda p: p.table.to_numpy().tolist()),
+    "compare_judges": (lambda s: humancert.compare_judges(TIED, pd.DataFrame({"m": ["x"] * 150}, index=TIED.items), n_bootstrap=10, max_k=1, seed=s), _field_seed,
+                       lambda b: b.to_frame().drop(columns=["seed"]).to_numpy().tolist()),
 }
 
 WIDE = ANN.to_wide()
@@ -233,18 +226,15 @@ SEED_EXCEPTIONS = {
     "simulate_annotators": "a building block returning a bare array of labels: nothing to record the seed in (pass an int to repeat)",
 }
 
-# ---- TEMPORARY (the lead removes this block after merging the `gold` and `judges` branches, which convert these in parallel)
-SEED_PENDING_OTHER_BRANCHES = {
-    "compare_judges": "judges branch (nbs/judges/51)",
-}
-# ---- end of the temporary block
 
 
-def test_every_seeded_function_is_covered():
-    found = set(_public_callables("seed"))
-    listed = set(SEED_CASES) | set(SEED_EXCEPTIONS) | set(SEED_PENDING_OTHER_BRANCHES)
-    assert found - listed == set(), f"public functions with a seed but no convention case or exception: {sorted(found - listed)}"
-    assert set(SEED_CASES) <= found, f"cases for functions that are not public or take no seed: {sorted(set(SEED_CASES) - found)}"
+@pytest.mark.parametrize("params, cases, exceptions", [(("delta", "confidence"), LEVEL_CASES, LEVEL_EXCEPTIONS), (("seed",), SEED_CASES, SEED_EXCEPTIONS)],
+                         ids=["level", "seed"])
+def test_every_public_function_is_covered(params, cases, exceptions):
+    "Each public function with one of `params` has a case or an exception with its reason, and every case is such a function."
+    found = set(_public_callables(*params))
+    assert found - set(cases) - set(exceptions) == set(), f"public functions with {params} but no convention case or exception: {sorted(found - set(cases) - set(exceptions))}"
+    assert set(cases) <= found, f"cases for functions that are not public or take none of {params}: {sorted(set(cases) - found)}"
 
 
 @pytest.mark.parametrize("name", sorted(SEED_CASES))

@@ -233,7 +233,7 @@ def _plan_level(confidence, # the level to reach (default 0.95)
         if isinstance(target, bool) or not isinstance(target, (int, float, np.integer, np.floating)):
             raise TypeError(f"`target` (the old name of `confidence`) must be a number, got {type(target).__name__} {target!r}.")
         confidence = target
-    return check_confidence(None if delta is not None and confidence == 0.95 else confidence, delta)
+    return check_confidence(confidence, delta)
 
 # %% ../../nbs/certification/17_study_planner.ipynb #a1b567be
 def _check_gold_plan(lead, sd, target, power, tail, tau, proxy_correlation, n_items, max_n):

@@ -110,7 +110,7 @@ def _judge_frame(ann, judges):
 # %% ../../nbs/judges/51_judges.ipynb #29b8c4ee
 def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None, confidence=0.95, delta=None):
     "The judges as an items x judges object frame aligned to `ann`, the int seed used and the confidence level; a TypeError/ValueError naming the argument otherwise."
-    confidence = check_confidence(None if delta is not None and confidence == 0.95 else confidence, delta)   # delta= alone: the old call
+    confidence = check_confidence(confidence, delta)   # delta= alone (the old call) gives way to no default
     check_annotations(ann)
     frame = _judge_frame(ann, judges)
     if epsilon is not None and (isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.integer, np.floating))):
