@@ -1,6 +1,6 @@
 """What an analytic interval costs on top of its point estimate, for every coefficient that has one (issue 35 items 3 and 5).
 
-    python benchmarks/bench_intervals.py [--quick] [--repeat R]     # writes benchmarks/intervals.md
+    python benchmarks/bench_intervals.py [--quick] [--repeat R] [--before COMMIT]     # writes benchmarks/intervals.md
 
 For each coefficient, the same call is timed with the point estimate only (`ci_method=None`) and with its analytic interval
 (`ci_method="analytic"`), in the same process, interleaved: each repeat times both back to back, alternating which goes
@@ -14,10 +14,18 @@ item); 10^5 and 10^6 items (`--quick`: 10^5 only). The Annotations are built onc
 two-rater coefficients (Cohen's kappa, Scott's pi) take the first two raters' columns. The machine's load average
 (1 minute) is read before and after each data set and printed with it: the machine is shared, so single timings are
 noisy, but the two calls of a pair run seconds apart under the same load.
+
+With `--before COMMIT` the same measurements are then made on the code of an earlier commit (its `humancert/` taken with
+`git archive` into a temporary directory and run by this script in a subprocess), and its ratios are shown beside
+today's: what the interval cost before.
 """
 import argparse
+import json
 import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -106,9 +114,25 @@ def run(quick, repeat):
     return pd.DataFrame(rows), loads
 
 
-def write(df, loads, repeat, cmd):
+def before(commit, quick, repeat):
+    "The ratios of the code at `commit`: its humancert/ from git archive, this script run on it in a subprocess."
+    root = HERE.parent
+    with tempfile.TemporaryDirectory() as d:
+        archive = subprocess.run(["git", "-C", str(root), "archive", commit, "humancert"], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", d], input=archive, check=True)
+        out = Path(d) / "rows.json"
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--repeat", str(repeat), "--json", str(out)] + (["--quick"] if quick else [])
+        subprocess.run(cmd, check=True, env=dict(os.environ, PYTHONPATH=d), cwd=d)
+        res = json.loads(out.read_text())
+    return pd.DataFrame(res["rows"]), res["loads"]
+
+
+def write(df, loads, repeat, cmd, old=None, old_loads=None, commit=None):
     worst = df.loc[df["median paired ratio"].idxmax()]
     ok = bool((df["median paired ratio"] <= GOAL).all())
+    key = ["data", "coefficient", "weights / level"]
+    if old is not None:
+        df = df.merge(old[key + ["median paired ratio"]].rename(columns={"median paired ratio": f"ratio at {commit}"}), on=key, how="left")
     lines = ["# Analytic intervals against their point estimates", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other jobs), Python {platform.python_version()}, "
              f"numpy {np.__version__}, humancert {humancert.__version__}. Command: `{cmd}`.", "",
@@ -118,12 +142,16 @@ def write(df, loads, repeat, cmd):
              "the times the medians per call. The Annotations are built outside the timed region. The goal of issue 35 "
              f"item 3: every ratio at most {GOAL:g}.", "",
              "Load average (1 minute) before and after each data set: " +
-             "; ".join(f"{d}: {a:.2f} -> {b:.2f}" for d, a, b in loads) + ".", "",
-             df.to_markdown(index=False, floatfmt=".4g"), "",
-             (f"Every row is within {GOAL:g}x; the largest ratio is {worst['median paired ratio']:.2f} ({worst['coefficient']}, "
-              f"{worst['weights / level']}, {worst['data']})." if ok else
-              f"Not every row is within {GOAL:g}x: the largest ratio is {worst['median paired ratio']:.2f} ({worst['coefficient']}, "
-              f"{worst['weights / level']}, {worst['data']}); the rows marked NO miss the goal."), ""]
+             "; ".join(f"{d}: {a:.2f} -> {b:.2f}" for d, a, b in loads) + "."]
+    if old is not None:
+        lines += ["", f"The column \"ratio at {commit}\" is the same measurement, made right after in a subprocess on the code of "
+                  f"commit {commit} (before the variance passes of issue 35 item 3); its load: " +
+                  "; ".join(f"{d}: {a:.2f} -> {b:.2f}" for d, a, b in old_loads) + "."]
+    lines += ["", df.to_markdown(index=False, floatfmt=".4g"), "",
+              (f"Every row is within {GOAL:g}x; the largest ratio is {worst['median paired ratio']:.2f} ({worst['coefficient']}, "
+               f"{worst['weights / level']}, {worst['data']})." if ok else
+               f"Not every row is within {GOAL:g}x: the largest ratio is {worst['median paired ratio']:.2f} ({worst['coefficient']}, "
+               f"{worst['weights / level']}, {worst['data']}); the rows marked NO miss the goal."), ""]
     (HERE / "intervals.md").write_text("\n".join(lines))
 
 
@@ -131,7 +159,14 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="10^5 items only")
     p.add_argument("--repeat", type=int, default=9, help="pairs per row (default 9)")
+    p.add_argument("--before", default=None, help="also measure the code of this earlier commit, in a subprocess")
+    p.add_argument("--json", default=None, help=argparse.SUPPRESS)          # the subprocess of --before: rows to this file only
     args = p.parse_args()
     df, loads = run(args.quick, args.repeat)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": df.to_dict("records"), "loads": loads}))
+        sys.exit(0)
+    old, old_loads = before(args.before, args.quick, args.repeat) if args.before else (None, None)
     write(df, loads, args.repeat, "python benchmarks/bench_intervals.py" + (" --quick" if args.quick else "") +
-          ("" if args.repeat == 9 else f" --repeat {args.repeat}"))
+          ("" if args.repeat == 9 else f" --repeat {args.repeat}") + (f" --before {args.before}" if args.before else ""),
+          old, old_loads, args.before)

@@ -279,3 +279,45 @@ def test_fast_paths_refuse_as_the_general_ones():
     one = Annotations.from_wide(np.array([[1.0, 1.0], [np.nan, 2.0], [3.0, np.nan]]))    # one item with a pair
     with pytest.raises(ValueError, match="at least two items"): fleiss_kappa(one, ci_method="analytic")
     with pytest.raises(ValueError, match="at least two items"): krippendorff_alpha(one, ci_method="analytic")
+
+
+def alpha_se_exact_sums(counts, d):
+    "The same formula as alpha_se_loop, vectorised over items but with every sum over items exact (integers, or math.fsum)."
+    c = np.asarray(counts)
+    keep = c.sum(1) >= 2
+    ci = c[keep].astype(np.int64)
+    cf = ci.astype(np.float64)
+    n_i = cf.sum(1)
+    m = len(n_i)
+    W = 1 - d / d.max()
+    n_dot = float(ci.sum())                                   # exact: an integer
+    r, eps = n_dot / m, 1 / n_dot
+    pa_item = (cf * (cf @ W.T - 1)).sum(1) / (r * (n_i - 1))
+    pa1 = math.fsum(pa_item) / m
+    pa = (1 - eps) * pa1 + eps
+    pi = ci.sum(0) / n_dot                                    # exact column sums
+    pe = float(pi @ W @ pi)
+    alpha1 = (pa1 - pe) / (1 - pe)
+    k_star = (pa_item - pa * (n_i - r) / r - pe) / (1 - pe) - 2 * (1 - alpha1) * (cf @ ((W @ pi + W.T @ pi) / 2) / r - pe * n_i / r) / (1 - pe)
+    return math.sqrt(math.fsum((k_star - alpha1) ** 2) / (m * (m - 1)))
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+def test_alpha_variance_accurate_at_scale(level):
+    """200,000 items x 10 raters, 30 % missing: the SE within 1e-12 of the formula with exact sums over items (measured:
+    below 1e-13). The variance before the blocked pass (numpy's running sum down the items in (c / r).mean(0)) was
+    3.5e-12 off here at the ordinal and interval levels (2.3e-13 nominal), so this fails on it."""
+    rng = np.random.default_rng(11)
+    z = rng.integers(0, 5, 200_000)
+    x = (np.where(rng.random((200_000, 10)) < 0.6, z[:, None], rng.integers(0, 5, (200_000, 10))) + 1).astype(float)
+    x[rng.random(x.shape) < 0.3] = np.nan
+    ann = Annotations.from_wide(x).with_level(level)
+    v = np.arange(1.0, 6.0)
+    if level == "nominal": d = 1 - np.eye(5)
+    elif level == "interval": d = (v[:, None] - v[None, :]) ** 2
+    else:                                                     # ordinal: ranks in the pooled values of the items with a pair
+        c = np.asarray(ann.counts)
+        n_c = c[c.sum(1) >= 2].astype(np.int64).sum(0).astype(float)
+        cum = np.concatenate([[0.0], np.cumsum(n_c)])
+        d = np.array([[(cum[max(k, l) + 1] - cum[min(k, l)] - (n_c[k] + n_c[l]) / 2) ** 2 for l in range(5)] for k in range(5)])
+    close(krippendorff_alpha(ann, ci_method="analytic").se, alpha_se_exact_sums(ann.counts, d))
