@@ -14,7 +14,7 @@ import pandas as pd
 from scipy import sparse, special
 
 from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums
-from .measures import Agreement, UndefinedAgreementError, as_annotations
+from .measures import Agreement, UndefinedAgreementError, as_annotations, _chance_corrected, _pair_totals
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #3412a901
 CI_METHODS = (None, "analytic", "bootstrap", "bca", "bootstrap_t")
@@ -224,6 +224,50 @@ def _family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population):
     f = _sampled_fraction(m, population)
     return (1 - f) / (m * (m - 1)) * float(((k_star - value) ** 2).sum())
 
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #f829ad89
+_ROWS = 1 << 14      # items per block of the variance passes: the block's floats stay in cache
+
+def _item_sums(counts, # items x classes counts r_ik
+               W, # C x C agreement weights, or None for the identity
+               v, # C-vector of the linear term
+               lo:int, # only the items with at least `lo` labels
+              ):
+    "Blocks of r_i, q_i = sum_kl w_kl r_ik r_il and u_i = sum_k r_ik v_k over the items with at least `lo` labels, in one pass."
+    c = np.asarray(counts)
+    N, C = c.shape
+    buf = np.empty((C, min(N, _ROWS)))
+    for s in range(0, N, _ROWS):
+        x = buf[:, :min(N - s, _ROWS)]
+        x[...] = c[s:s + x.shape[1]].T                    # classes x items floats, exact: counts are below 2**53
+        n, u = x.sum(0), v @ x
+        q = np.einsum("kb,kb->b", x, x if W is None else W @ x)
+        keep = n >= lo
+        yield (n, q, u) if keep.all() else (n[keep], q[keep], u[keep])
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #d4de0a6c
+def _family_variance_counts(counts, # items x classes counts (items without a label are skipped)
+                            W, # C x C agreement weights, or None for the identity
+                            kind:str, # "fleiss", "gwet" or "bp": which chance agreement
+                            value:float, pe:float, pi, # the coefficient, its chance agreement and the class shares
+                            m:int, m2:int, # items with a label, items with a pair
+                            population, # items in the population, or None
+                           ) -> float:
+    "The family's linearised variance of `_family_variance`, from the counts in one blocked pass (no items x classes floats)."
+    C = len(pi)
+    Wm = np.eye(C) if W is None else W
+    v = (Wm @ pi + Wm.T @ pi) / 2 if kind == "fleiss" else pi
+    g = Wm.sum() / (C * (C - 1))
+    al, be = {"fleiss": (0.0, 1.0), "gwet": (g, -g), "bp": (pe, 0.0)}[kind]      # p_e|i = al + be u_i / r_i
+    a1, a0, b1 = (m / m2) / (1 - pe), -(m / m2) * pe / (1 - pe), -2 * (1 - value) / (1 - pe)
+    c0 = b1 * (al - pe) - value
+    total = 0.0
+    for n, q, u in _item_sums(counts, W, v, 1):              # kappa*_i - kappa = (a1 (q-n)/(n-1) + b1 be u)/n + a0 [n >= 2] + c0
+        q -= n; q /= np.maximum(n - 1, 1); q *= a1               # n = 1: q = n, so p_a|i = 0
+        u *= b1 * be; q += u; q /= n
+        np.add(q, a0, out=q, where=n >= 2); q += c0
+        total += float(np.einsum("i,i->", q, q))          # not q @ q: a threaded BLAS dot is slow on a busy machine
+    return (1 - _sampled_fraction(m, population)) / (m * (m - 1)) * total
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #7e1b4053
 def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population):
     check_annotations(ann)
@@ -279,6 +323,24 @@ def fleiss_kappa_at(ann, # the annotations (missing labels allowed): Annotations
     if not (isinstance(chance, str) and chance in ("pooled", "items")): raise ValueError(f"`chance` must be 'pooled' or 'items', got {chance!r}.")
     kind = "fleiss" if method == "fleiss" else "bp"
     return _family(as_annotations(ann, raters_in_rows), f"{method}_kappa", kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #d4fea882
+def _fleiss_analytic(ann:Annotations, # validated annotations
+                     method:str, # "fleiss" or "randolph"
+                     confidence:float, n_bootstrap:int, seed, population, # as for fleiss_kappa_at
+                    ) -> Agreement:
+    "Unweighted Fleiss' or Randolph's kappa with pooled shares and its analytic interval: notebook 01's one pass, then the variance's."
+    _check_ci("analytic", confidence, n_bootstrap, seed, population)
+    measure, C = f"{method}_kappa", ann.n_classes
+    if C < 2: raise _undefined(measure, f"there is one class ({ann.classes[0]!r})")
+    p_sum, _, _, m2, n_c, m = _pair_totals(ann.counts)
+    _check_interval_items("analytic", m2)
+    pi = n_c / n_c.sum()
+    pe = float((pi ** 2).sum()) if method == "fleiss" else 1 / C
+    r = _chance_corrected(measure, p_sum / m2, pe, m2, int(n_c.sum()), f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
+    se = np.sqrt(_family_variance_counts(ann.counts, None, "fleiss" if method == "fleiss" else "bp", r.value, pe, pi, m, m2, population))
+    return _result(measure, r.value, r.observed, r.expected, m2, int(n_c.sum()), se,
+                   _t_interval(r.value, se, m, confidence), "analytic", confidence)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #6f0799dc
 def gwet_ac(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
@@ -376,7 +438,7 @@ def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annot
     value = 1 - d_o / d_e
     se = ci = None
     if ci_method in ("analytic", "bootstrap_t"):
-        se = np.sqrt(_alpha_variance(ann.counts, level, values, metric, population))
+        se = np.sqrt(_alpha_variance(ann.counts, *_alpha_weights(o, level, values, metric), int(keep.sum()), population))
         ci = _t_interval(value, se, int(keep.sum()), confidence)
         if ci_method == "bootstrap_t":
             se, ci = _bootstrap_t(_alpha_value_se(np.asarray(ann.counts)[keep], level, values, metric, population), int(keep.sum()),
@@ -391,41 +453,62 @@ def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annot
                    None if ci_method is None else confidence, seed)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #ec9687f8
-def _alpha_variance(counts, level, values, metric, population):
-    "Gwet's (2014, ch. 5) linearised variance of Krippendorff's alpha with agreement weights 1 - delta^2 / max delta^2."
-    c = np.asarray(counts, dtype=np.float64)
-    n_i = c.sum(1)
-    c, n_i = c[n_i >= 2], n_i[n_i >= 2]
-    m = len(n_i)
-    o = c.T @ (c / (n_i - 1)[:, None]) - np.diag((c / (n_i - 1)[:, None]).sum(0))
-    d = _differences(level, values, o.sum(1), metric)
-    W = 1 - d / d.max()
-    r = n_i.mean()
-    eps = 1 / n_i.sum()
-    cw = c @ W.T
-    pa_item = (c * (cw - 1)).sum(1) / (r * (n_i - 1))
-    pa1 = pa_item.mean()
-    pa = (1 - eps) * pa1 + eps
-    pi = (c / r).mean(0)
-    pe = float(pi @ W @ pi)
-    alpha = (pa - pe) / (1 - pe)
+def _alpha_variance(counts, # items x classes counts (items with fewer than two labels are skipped)
+                    W, # C x C agreement weights 1 - delta^2 / max delta^2; None: the identity (nominal)
+                    n_c, # labels per class on the items with a pair (the coincidence matrix's margins)
+                    pa1, # p'_a = sum(o * W) / n..; None: computed by one more pass (weights with w_kk < 1)
+                    m:int, # items with a pair
+                    population, # items in the population, or None
+                   ) -> float:
+    "Gwet's (2014, ch. 5) linearised variance of Krippendorff's alpha, in one blocked pass over the items with a pair."
+    n_dot = float(n_c.sum())
+    r, eps, pi = n_dot / m, 1 / n_dot, n_c / n_dot
+    Wm = np.eye(len(n_c)) if W is None else W
+    v = (Wm @ pi + Wm.T @ pi) / 2
+    if pa1 is None: pa1 = sum(float(((q - n) / (n - 1)).sum()) for n, q, _ in _item_sums(counts, W, v, 2)) / n_dot
+    pa, pe = (1 - eps) * pa1 + eps, float(pi @ Wm @ pi)
     alpha1 = (pa1 - pe) / (1 - pe)
-    pa_i = pa_item - pa * (n_i - r) / r
-    k_i = (pa_i - pe) / (1 - pe)
-    pe_i = c @ ((W @ pi + W.T @ pi) / 2) / r - pe * (n_i - r) / r
-    k_star = k_i - 2 * (1 - alpha1) * (pe_i - pe) / (1 - pe)
-    f = _sampled_fraction(m, population)
-    return (1 - f) / (m * (m - 1)) * float(((k_star - alpha1) ** 2).sum())
+    c1, c2 = 1 / (r * (1 - pe)), -2 * (1 - alpha1) / (r * (1 - pe))
+    c3, c0 = (2 * (1 - alpha1) * pe - pa) / (r * (1 - pe)), (pa - pe) / (1 - pe) - alpha1
+    total = 0.0
+    for n, q, u in _item_sums(counts, W, v, 2):              # kappa*_i - alpha' = c1 (q-n)/(n-1) + c2 u + c3 n + c0
+        q -= n; q /= n - 1; q *= c1
+        u *= c2; q += u; n *= c3; q += n; q += c0
+        total += float(np.einsum("i,i->", q, q))          # not q @ q: a threaded BLAS dot is slow on a busy machine
+    return (1 - _sampled_fraction(m, population)) / (m * (m - 1)) * total
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #cfde0d04
+def _alpha_weights(o, level, values, metric):
+    "Agreement weights W = 1 - delta^2 / max delta^2 (None: nominal), the margins n_c and p'_a (None if some w_kk < 1), from the coincidences o."
+    n_c = o.sum(1)
+    if metric is None and level == "nominal": return None, n_c, float(np.trace(o) / n_c.sum())
+    d = _differences(level, values, n_c, metric)
+    W = 1 - d / d.max()
+    return W, n_c, (float((o * W).sum() / n_c.sum()) if (np.diag(d) == 0).all() else None)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #8c717306
 def _alpha_value_se(cnt, level, values, metric, population):
     "idx -> (alpha, analytic se) on the items `idx` of `cnt` (counts of items with a pair), for the bootstrap-t."
     def value_se(idx):
         cb = cnt[idx]
-        d_o, d_e, _, _ = _alpha_from(_coincidences(cb)[0], level, values, metric)
+        o = _coincidences(cb)[0]
+        d_o, d_e, _, _ = _alpha_from(o, level, values, metric)
         if not d_e > 0 or len(idx) < 2: return np.nan, np.nan
-        return 1 - d_o / d_e, np.sqrt(_alpha_variance(cb, level, values, metric, population))
+        return 1 - d_o / d_e, np.sqrt(_alpha_variance(cb, *_alpha_weights(o, level, values, metric), len(idx), population))
     return value_se
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #a90533d5
+def _alpha_nominal_analytic(ann:Annotations, # validated annotations
+                            confidence:float, n_bootstrap:int, seed, population, # as for krippendorff_alpha_at
+                           ) -> Agreement:
+    "Nominal alpha and its analytic interval: notebook 01's one pass for the value, one more for the variance."
+    _check_ci("analytic", confidence, n_bootstrap, seed, population)
+    _, coin_sum, n_dot, m, n_c, _ = _pair_totals(ann.counts)
+    _check_interval_items("analytic", m)
+    r = _chance_corrected("krippendorff_alpha", coin_sum / n_dot, float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1))), m, int(n_dot),
+                          f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
+    se = np.sqrt(_alpha_variance(ann.counts, None, n_c, coin_sum / n_dot, m, population))
+    return _result(r.measure, r.value, r.observed, r.expected, m, int(n_dot), se, _t_interval(r.value, se, m, confidence), "analytic", confidence)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #d3ab16f3
 def _numeric_codes(va, vb):
@@ -591,17 +674,17 @@ def _conger_from(L, M, C, W, w=None):
     return float((W * (np.outer(pbar, pbar) - s2 / r)).sum())
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #6f28b67f
-def _conger_variance(L, M, C, W, value, pe, pa_i, two, population):
-    "Gwet's linearised variance of Conger's kappa: the family's, with p_e|i from each rater's own shares (one pass per rater)."
+def _conger_variance(L, C, W, value, pe, pa_i, two, population):
+    "Gwet's linearised variance of Conger's kappa: the family's, with p_e|i from each rater's own shares (one look-up per label)."
     n, r = L.shape
-    n_g = M.sum(0).astype(np.float64)
-    pg = np.stack([np.bincount(L[M[:, g], g], minlength=C) for g in range(r)]) / n_g[:, None]
-    pbar = pg.mean(0)
-    pe_i = np.zeros(n)
-    for g in range(r):
-        d = np.zeros((n, C)); d[M[:, g], L[M[:, g], g]] = 1.0
-        lam = (d - (M[:, g] - n_g[g] / n)[:, None] * pg[g][None, :]) @ W.T * (n / n_g[g])
-        pe_i += lam @ (r * pbar - pg[g])
+    cnt = np.stack([np.bincount(L[:, g] + 1, minlength=C + 1) for g in range(r)])
+    n_g = cnt[:, 1:].sum(1).astype(np.float64)                      # column 0 of cnt: the items rater g did not rate
+    pg = cnt[:, 1:] / n_g[:, None]
+    B = (r * pg.mean(0) - pg) @ W                                   # row g: b_g = W' (r pbar - p_g)
+    s = (pg * B).sum(1)                                             # s_g = p_g . b_g
+    T = np.zeros((r, C + 1)); T[:, :C] = (B - s[:, None]) * (n / n_g)[:, None]   # column C, read by code -1: not rated, 0
+    pe_i = np.full(n, s.sum())
+    for g in range(r): pe_i += T[g][L[:, g]]                        # lambda_ig summed over the raters
     pe_i /= r * (r - 1)
     k_i = (n / two.sum()) * (pa_i - pe * two) / (1 - pe)
     k_star = k_i - 2 * (1 - value) * (pe_i - pe) / (1 - pe)
@@ -638,7 +721,7 @@ def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items
     value = (pa - pe) / (1 - pe)
     se = ci = None
     if ci_method in ("analytic", "bootstrap_t"):
-        se = np.sqrt(_conger_variance(L, M, C, W, value, pe, pa_i, two, population))
+        se = np.sqrt(_conger_variance(L, C, W, value, pe, pa_i, two, population))
         ci = _t_interval(value, se, len(n), confidence)
         if ci_method == "bootstrap_t":
             def value_se(idx):
@@ -647,7 +730,7 @@ def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items
                 a, e = float(pb[tb].mean()), _conger_from(Lb, Mb, C, W)
                 if e >= 1 - 1e-15: return np.nan, np.nan
                 v = (a - e) / (1 - e)
-                return v, np.sqrt(_conger_variance(Lb, Mb, C, W, v, e, pb, tb, population))
+                return v, np.sqrt(_conger_variance(Lb, C, W, v, e, pb, tb, population))
             se, ci = _bootstrap_t(value_se, len(n), n_bootstrap, seed, confidence, value, se)
     elif ci_method in ("bootstrap", "bca"):
         def stat(w):

@@ -153,10 +153,10 @@ def _chance_corrected(measure, observed, expected, n_items, n_labels, why):
 _BLOCK = 1 << 15      # rows per block: the block's float buffers stay in cache and are reused, no fresh pages per call
 
 def _pair_totals(counts):
-    "One blocked pass over items with a pair: sums of P_i and of sum_c n_ic(n_ic-1)/(n_i-1), labels on them, the items, labels per class."
+    "One blocked pass over items with a pair: sums of P_i and of sum_c n_ic(n_ic-1)/(n_i-1), labels on them, the items, labels per class; and the items with a label."
     c = np.asarray(counts)
     N, k = c.shape
-    p_sum, coin_sum, n_sum, items, pooled = 0.0, 0.0, 0.0, 0, np.zeros(k)
+    p_sum, coin_sum, n_sum, items, pooled, rated = 0.0, 0.0, 0.0, 0, np.zeros(k), 0
     x, n, same = np.empty(_BLOCK), np.empty(_BLOCK), np.empty(_BLOCK)
     for s in range(0, N, _BLOCK):
         m = min(N, s + _BLOCK) - s
@@ -164,6 +164,7 @@ def _pair_totals(counts):
         nb[:] = 0; sb[:] = 0
         for j in range(k): nb += c[s:s + m, j]
         has = nb >= 2
+        rated += int(np.count_nonzero(nb))
         every = bool(has.all())
         for j in range(k):
             np.copyto(xb, c[s:s + m, j])                  # exact: counts are below 2**53
@@ -173,7 +174,7 @@ def _pair_totals(counts):
         n_sum += nb.sum(); items += len(nb)
         nb -= 1; sb /= nb; coin_sum += sb.sum()           # sum_c n_ic(n_ic-1)/(n_i-1): the item's coincidences (alpha)
         nb += 1; sb /= nb; p_sum += sb.sum()              # ... / n_i: the item's P_i (kappa)
-    return p_sum, coin_sum, n_sum, items, pooled
+    return p_sum, coin_sum, n_sum, items, pooled, rated
 
 # %% ../../nbs/agreement/01_agreement.ipynb #9c4a42eb
 def fleiss_kappa(ann, # the annotations: Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
@@ -189,11 +190,14 @@ def fleiss_kappa(ann, # the annotations: Annotations, or an items x raters table
                 ) -> Agreement:
     "Fleiss' kappa (SPA eq. 3-4) over items with two or more labels; with missing labels, chance from class shares pooled over their labels."
     ann = _check_ann(ann, raters_in_rows=raters_in_rows)
-    if not (isinstance(method, str) and method in ("fleiss", "randolph")) or not (isinstance(chance, str) and chance == "pooled") \
-            or weights is not None or ci_method is not None:   # the general family: notebook 07
+    fast = isinstance(method, str) and method in ("fleiss", "randolph") and isinstance(chance, str) and chance == "pooled" and weights is None
+    if fast and isinstance(ci_method, str) and ci_method == "analytic":   # this pass, then one for the variance: notebook 07
+        from humancert.agreement.coefficients import _fleiss_analytic
+        return _fleiss_analytic(ann, method, confidence, n_bootstrap, seed, population)
+    if not fast or ci_method is not None:                 # the general family: notebook 07
         from humancert.agreement.coefficients import fleiss_kappa_at
         return fleiss_kappa_at(ann, method, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
-    p_sum, _, _, items, n_c = _pair_totals(ann.counts)    # Annotations guarantee an item with a pair
+    p_sum, _, _, items, n_c, _ = _pair_totals(ann.counts)    # Annotations guarantee an item with a pair
     if method == "randolph":                              # free-marginal: every class equally likely by chance
         return _chance_corrected("randolph_kappa", p_sum / items, 1 / ann.n_classes, items, int(n_c.sum()), f"there is one class ({ann.classes[0]!r})")
     p = n_c / n_c.sum()
@@ -214,10 +218,14 @@ def krippendorff_alpha(ann, # the annotations (missing labels allowed): Annotati
     "Krippendorff's alpha from the coincidence matrix of items with two or more labels, at the annotations' level unless `level` says otherwise."
     ann = _check_ann(ann, raters_in_rows=raters_in_rows)
     lev = ann.level if level is None else level
-    if not (isinstance(lev, str) and lev == "nominal") or metric is not None or ci_method is not None:   # notebook 07
+    nominal = isinstance(lev, str) and lev == "nominal" and metric is None
+    if nominal and isinstance(ci_method, str) and ci_method == "analytic":   # this pass, then one for the variance: notebook 07
+        from humancert.agreement.coefficients import _alpha_nominal_analytic
+        return _alpha_nominal_analytic(ann, confidence, n_bootstrap, seed, population)
+    if not nominal or ci_method is not None:   # notebook 07
         from humancert.agreement.coefficients import krippendorff_alpha_at
         return krippendorff_alpha_at(ann, level, metric, ci_method, confidence, n_bootstrap, seed, population)
-    _, coin_sum, n_dot, items, n_c = _pair_totals(ann.counts)
+    _, coin_sum, n_dot, items, n_c, _ = _pair_totals(ann.counts)
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
     return _chance_corrected("krippendorff_alpha", coin_sum / n_dot, expected, items, int(n_dot),
                              f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
