@@ -257,3 +257,17 @@ def test_inputs_left_unchanged():
     Annotations.from_wide(x); Annotations.from_wide(df)
     assert np.array_equal(x, x0, equal_nan=True)
     pd.testing.assert_frame_equal(df, df0)
+
+
+@pytest.mark.parametrize("seed", seeds(10))
+def test_float_bit_patterns(seed):
+    "Floats are factorized by their bits: NaN patterns other than numpy's, and -0.0 beside 0.0, must read as the general path reads them."
+    rng = np.random.default_rng(500 + seed)
+    I, K = shape(rng)
+    odd_nan = (np.array([np.nan]).view(np.uint64) | np.uint64(1 + seed)).view(np.float64)[0]
+    vals = np.array([0.0, -0.0, 1.0, -np.nan, odd_nan, np.nan, 2.5])
+    x = vals[rng.integers(0, len(vals), (I, K))]
+    x[~with_pairs(np.ones((I, K), bool))] = rng.choice([0.0, -0.0, 1.0], int((~with_pairs(np.ones((I, K), bool))).sum()))
+    ann, ref = build_both(x)
+    check_same(ann, ref, x.tolist())
+    assert all(type(c) is (float if c == 2.5 else int) for c in ann.classes)

@@ -177,7 +177,8 @@ class Annotations:
     def __reduce__(self): return (_rebuild_annotations, ({s: getattr(self, s) for s in Annotations.__slots__},))
 
 # %% ../../nbs/data/00_data.ipynb #ad8de13c
-def _long_from_wide(wide):
+def _long_from_wide(wide, # annotators x items class codes, -1 where missing
+                   ):
     "Long codes (item, annotator, label), item by item, from an annotators x items code matrix with -1 where a label is missing."
     K, I = wide.shape
     flat = np.ascontiguousarray(wide.T).ravel()            # items x annotators, row by row
@@ -276,7 +277,8 @@ def _refuse_empty_columns(columns, # the annotator ids
                          + ("; or, if rows are raters and columns items, pass raters_in_rows=True." if transposed else "."))
 
 # %% ../../nbs/data/00_data.ipynb #38bcc18e
-def _fast_frame(df):
+def _fast_frame(df, # a DataFrame given to from_wide
+               ):
     "The values of a DataFrame whose columns all hold numbers, booleans or text, else None."
     plain = all((isinstance(d, np.dtype) and d.kind in "biufO") or isinstance(d, pd.StringDtype) for d in df.dtypes)
     return df.to_numpy() if plain else None
@@ -311,10 +313,13 @@ def _factorize_wide(arr, # items x annotators labels, a numpy array
     "Annotators x items matrix of the distinct values' codes (-1 where missing), the distinct values, and which of them are labels; None if a value is unhashable."
     I, K = arr.shape
     by_annotator = arr.T.flags.c_contiguous and not arr.flags.c_contiguous    # a DataFrame's block: read it column by column, no copy
-    try: codes, uniques = pd.factorize((arr.T if by_annotator else arr).ravel())
+    flat = (arr.T if by_annotator else arr).ravel()
+    bits = flat.dtype == np.float64          # hash the bit patterns, as fast as integers; NaNs and -0.0 are sorted out below
+    try: codes, uniques = pd.factorize(flat.view(np.uint64) if bits else flat)
     except TypeError: return None
-    uniques = np.asarray(uniques)
-    keep = np.ones(len(uniques), dtype=bool) if missing is None else ~(uniques == missing)
+    uniques = np.asarray(uniques).view(np.float64) if bits else np.asarray(uniques)
+    keep = ~np.isnan(uniques) if bits else np.ones(len(uniques), dtype=bool)   # every NaN pattern is a missing label
+    if missing is not None: keep &= ~(uniques == missing)
     n = len(uniques)
     lut = np.append(np.where(keep, np.arange(n), -1), -1).astype(np.int8 if n < 128 else np.int32)   # code -1 reads the last entry
     small = lut[codes]
@@ -356,7 +361,11 @@ def _counts_from_wide(wide, # annotators x items class codes, -1 where missing
     return acc.T.astype(np.int32, order="C")
 
 # %% ../../nbs/data/00_data.ipynb #f49f134e
-def _wide_fast(x, missing, labels, raters_in_rows):
+def _wide_fast(x, # what from_wide was given
+               missing, # the sentinel, or None
+               labels, # the user's class order, or None
+               raters_in_rows, # from_wide's argument
+              ):
     "Item ids, annotator ids, classes and the annotators x items code matrix of `x`, or None where the general path must read it."
     got = _wide_matrix(x, missing, raters_in_rows)
     if got is None: return None
