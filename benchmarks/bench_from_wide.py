@@ -119,8 +119,11 @@ def table(n, reps, env=None, cwd=None):
     df = pd.DataFrame(rows)
     fmt = {"floor s": "{:.3f}", "from_wide s": "{:.3f}", "from_wide / floor": "{:.2f}", "first codes() s": "{:.3f}", "resident MB": "{:.0f}",
            "floor peak above resident MB": "{:.0f}", "from_wide peak above resident MB": "{:.0f}", "labels kept": "{:,}"}
+    worst = df.loc[df["from_wide / floor"].idxmax()]
+    summary = (f"Largest `from_wide / floor`: {worst['from_wide / floor']:.2f} ({worst['labels']}, missing {worst['missing']}), "
+               f"{'within' if worst['from_wide / floor'] <= 1.3 else 'outside'} the 1.3x goal on this run.")
     for k, f in fmt.items(): df[k] = [f.format(v) for v in df[k]]
-    return df.to_markdown(index=False, disable_numparse=True)
+    return df.to_markdown(index=False, disable_numparse=True) + "\n\n" + summary
 
 
 def load(): return "{:.1f} / {:.1f} / {:.1f}".format(*os.getloadavg())
