@@ -19,7 +19,8 @@ the peak, minus the resident data (glibc's mmap threshold fixed, as in bench_cer
 
 writes benchmarks/from_wide.md, with the load average before and after. The worker processes import the humancert that
 `python -c` finds from the current directory: run from the repository's root for the working copy, or from elsewhere with
-PYTHONPATH set to measure another copy (`--before PATH` adds that copy's table, e.g. an extracted earlier commit).
+PYTHONPATH set to measure another copy (`--before PATH` adds that copy's table, e.g. an extracted earlier commit:
+`git archive de6e2b1 humancert | tar -x -C /tmp/before`, then `--before /tmp/before --before-name "main at de6e2b1"`).
 """
 import argparse
 import json
@@ -134,11 +135,13 @@ def main():
     ap.add_argument("--reps", type=int, default=9)
     ap.add_argument("--items", type=int, default=1_000_000)
     ap.add_argument("--before", help="a directory holding an earlier copy of the humancert package, measured the same way")
+    ap.add_argument("--before-name", help="what the earlier copy is, for the heading (e.g. a commit)")
     ap.add_argument("--out", default=str(Path(__file__).with_name("from_wide.md")))
     args = ap.parse_args()
     l0 = load(); now = table(args.items, args.reps); l1 = load()
     text = (f"# Annotations.from_wide against numpy per-class sums (issue 35, items 2 and 5)\n\n"
-            f"`python benchmarks/bench_from_wide.py --reps {args.reps} --items {args.items}` on {platform.machine()}, {os.cpu_count()} cores "
+            f"`python benchmarks/bench_from_wide.py --reps {args.reps} --items {args.items}"
+            f"{f' --before {args.before}' if args.before else ''}{f' --before-name {args.before_name!r}' if args.before_name else ''}` on {platform.machine()}, {os.cpu_count()} cores "
             f"shared with other jobs: load average {l0} (1 / 5 / 15 min) before and {l1} after, Python {platform.python_version()}.\n\n"
             f"{args.items:,} items x 10 raters rating 1-5, complete or with 20 % of the labels missing. *floor*: "
             "`[(x == c).sum(axis=1) for c in classes]` on the matrix, the classes known; *from_wide*: `Annotations.from_wide(x)` "
@@ -150,7 +153,7 @@ def main():
             + now + "\n")
     if args.before:
         l0 = load(); then = table(args.items, max(3, args.reps // 2), env={"PYTHONPATH": args.before}, cwd="/tmp"); l1 = load()
-        text += (f"\n## Before: the same script on `{args.before}`\n\nRun right after, with {max(3, args.reps // 2)} rounds, from /tmp with "
+        text += (f"\n## Before: the same script on {args.before_name or f'`{args.before}`'}\n\nRun right after, with {max(3, args.reps // 2)} rounds, from /tmp with "
                  f"PYTHONPATH set to that copy: load average {l0} before and {l1} after. The first codes() there is a read of arrays "
                  "from_wide already built.\n\n" + then + "\n")
     Path(args.out).write_text(text)
