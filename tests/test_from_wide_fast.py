@@ -271,3 +271,10 @@ def test_float_bit_patterns(seed):
     ann, ref = build_both(x)
     check_same(ann, ref, x.tolist())
     assert all(type(c) is (float if c == 2.5 else int) for c in ann.classes)
+
+
+def test_array_subclasses_go_the_general_way():
+    "A masked array's mask marks missing labels (pandas reads it); the fast path would drop it, so subclasses are left to the general path."
+    m = np.ma.masked_array([[1.0, 2.0, 3.0], [2.0, 2.0, 1.0]], mask=[[0, 1, 0], [0, 0, 0]])
+    ann = Annotations.from_wide(m)
+    assert ann.counts.tolist() == [[1, 0, 1], [1, 2, 0]] and ann == general(m)

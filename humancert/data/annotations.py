@@ -293,7 +293,7 @@ def _wide_matrix(x, # what from_wide was given
         if raters_in_rows: return None
         arr, items, annots = _fast_frame(x), x.index, x.columns
         if arr is None: return None
-    elif isinstance(x, (np.ndarray, list)):
+    elif type(x) is np.ndarray or isinstance(x, list):                    # not a subclass: a masked array's mask is pandas' to read
         arr = np.asarray(x, dtype=object) if isinstance(x, list) else x
         if arr.ndim != 2: return None
         if raters_in_rows: arr = arr.T
