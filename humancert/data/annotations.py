@@ -156,14 +156,16 @@ def check_level(level, # the scale asked for
 # %% ../../nbs/data/00_data.ipynb #09d5cf9b
 class Annotations:
     "Immutable multi-rater labels: items, optional annotator ids, classes, and per-item class counts."
-    __slots__ = ("_items", "_annotators", "_classes", "_item", "_annotator", "_label", "_counts", "_level")
+    __slots__ = ("_items", "_annotators", "_classes", "_long", "_wide", "_counts", "_level")
 
-    def __init__(self, *, items, classes, counts, annotators=None, item=None, annotator=None, label=None, level="nominal", ordered=True):
+    def __init__(self, *, items, classes, counts, annotators=None, item=None, annotator=None, label=None, level="nominal", ordered=True,
+                 wide=None):
         "Low-level constructor from validated codes; use `from_wide`, `from_long` or `from_counts`."
         sa = object.__setattr__
         sa(self, "_items", items); sa(self, "_annotators", annotators); sa(self, "_classes", tuple(classes))
-        sa(self, "_item", _readonly(item)); sa(self, "_annotator", _readonly(annotator)); sa(self, "_label", _readonly(label))
-        sa(self, "_counts", _readonly(counts))
+        lazy = wide is not None and item is None and annotator is None and label is None   # long codes built from `wide` on first use
+        sa(self, "_long", None if lazy else (_readonly(item), _readonly(annotator), _readonly(label)))
+        sa(self, "_wide", _readonly(wide)); sa(self, "_counts", _readonly(counts))
         sa(self, "_level", check_level(level, self._classes, ordered))
         if not (row_sums(self._counts) >= 2).any():
             raise ValueError("no item has two or more labels, so there is no pair of labels to compare and agreement is undefined; "
@@ -175,12 +177,43 @@ class Annotations:
     def __deepcopy__(self, memo): return self
     def __reduce__(self): return (_rebuild_annotations, ({s: getattr(self, s) for s in Annotations.__slots__},))
 
+# %% ../../nbs/data/00_data.ipynb #ad8de13c
+def _long_from_wide(wide, # annotators x items class codes, -1 where missing
+                   ):
+    "Long codes (item, annotator, label), item by item, from an annotators x items code matrix with -1 where a label is missing."
+    K, I = wide.shape
+    flat = np.ascontiguousarray(wide.T).ravel()            # items x annotators, row by row
+    cell = np.flatnonzero(flat >= 0)
+    return _small_int(cell // K, I), _small_int(cell % K, K), flat[cell]
+
+def _long_codes(self):
+    "The stored long codes, built from the wide code matrix the first time they are asked for (then kept)."
+    if self._long is None: object.__setattr__(self, "_long", tuple(_readonly(a) for a in _long_from_wide(self._wide)))
+    return self._long
+
+def _stored_codes(self):
+    "The constructor's code arguments of `self`, as stored: the long codes if built, and the wide code matrix if any."
+    long = {} if self._long is None else dict(zip(("item", "annotator", "label"), self._long))
+    return dict(long, wide=self._wide)
+
+Annotations._item = property(lambda self: _long_codes(self)[0], doc="Item code of each label (long form).")
+Annotations._annotator = property(lambda self: _long_codes(self)[1], doc="Annotator code of each label, or None (counts data).")
+Annotations._label = property(lambda self: _long_codes(self)[2], doc="Class code of each label, or None (counts data).")
+
 # %% ../../nbs/data/00_data.ipynb #c60506d8
+def _frozen(v):
+    "`v` with its arrays (alone or in a tuple) read-only."
+    if isinstance(v, np.ndarray): return _readonly(v)
+    return tuple(_readonly(a) if isinstance(a, np.ndarray) else a for a in v) if isinstance(v, tuple) else v
+
 def _rebuild_annotations(state):
     "Annotations from their pickled slots (multiprocessing, joblib); arrays come back read-only."
+    state = dict(state)
+    old = tuple(state.pop(k, None) for k in ("_item", "_annotator", "_label"))   # pickled before the wide code matrix existed
+    state.setdefault("_long", old); state.setdefault("_wide", None)
+    state.setdefault("_level", "nominal")                                         # pickled before levels existed
     obj = Annotations.__new__(Annotations)
-    for k, v in state.items(): object.__setattr__(obj, k, _readonly(v) if isinstance(v, np.ndarray) else v)
-    if "_level" not in state: object.__setattr__(obj, "_level", "nominal")   # pickled before levels existed
+    for k, v in state.items(): object.__setattr__(obj, k, _frozen(v))
     return obj
 
 # %% ../../nbs/data/00_data.ipynb #90c019c8
@@ -233,6 +266,122 @@ def _warn_transposed(shape):
                   "items in columns (krippendorff's `reliability_data` orientation), but from_wide reads rows as items. If so, pass "
                   "raters_in_rows=True (or x.T); pass raters_in_rows=False to keep rows as items and silence this warning.", UserWarning, stacklevel=3)
 
+# %% ../../nbs/data/00_data.ipynb #6af170c8
+def _refuse_empty_columns(columns, # the annotator ids
+                          empty, # bool per annotator: no label at all
+                          transposed=False, # whether the table looks transposed (adds the way out)
+                         ):
+    "Refuse annotator columns that hold no label."
+    if empty.any():
+        raise ValueError(f"`x`: annotator column(s) {columns[empty].tolist()[:5]!r} hold no label; drop them "
+                         "(or pass `missing=` correctly if they hold a sentinel you did not name)"
+                         + ("; or, if rows are raters and columns items, pass raters_in_rows=True." if transposed else "."))
+
+# %% ../../nbs/data/00_data.ipynb #38bcc18e
+def _fast_frame(df, # a DataFrame given to from_wide
+               ):
+    "The values of a DataFrame whose columns all hold numbers, booleans or text, else None."
+    plain = all((isinstance(d, np.dtype) and d.kind in "biufO") or isinstance(d, pd.StringDtype) for d in df.dtypes)
+    return df.to_numpy() if plain else None
+
+def _wide_matrix(x, # what from_wide was given
+                 missing, # the sentinel, or None
+                 raters_in_rows, # from_wide's argument
+                ):
+    "`x` as a 2-d numpy array (items x annotators) with its item and annotator ids, or None where the general path must read it."
+    if raters_in_rows not in (None, True, False): return None
+    if isinstance(x, pd.DataFrame):
+        if raters_in_rows: return None
+        arr, items, annots = _fast_frame(x), x.index, x.columns
+        if arr is None: return None
+    elif type(x) is np.ndarray or isinstance(x, list):                    # not a subclass: a masked array's mask is pandas' to read
+        arr = np.asarray(x, dtype=object) if isinstance(x, list) else x
+        if arr.ndim != 2: return None
+        if raters_in_rows: arr = arr.T
+        if arr.dtype.kind == "U": arr = arr.astype(object)
+        items, annots = pd.RangeIndex(arr.shape[0]), pd.RangeIndex(arr.shape[1])
+    else: return None
+    I, K = arr.shape
+    if I == 0 or K < 2 or not (items.is_unique and annots.is_unique) or arr.dtype.kind not in "biufO": return None
+    if raters_in_rows is None and K >= max(10, 3 * I): return None          # may look transposed: the general path decides
+    if missing is not None and not (arr.dtype.kind in "iuf" and _is_number(missing)): return None
+    return arr, items.copy(), annots.copy()
+
+# %% ../../nbs/data/00_data.ipynb #a3fdfd25
+def _factorize_wide(arr, # items x annotators labels, a numpy array
+                    missing, # a numeric sentinel, or None
+                   ):
+    "Annotators x items matrix of the distinct values' codes (-1 where missing), the distinct values, and which of them are labels; None if a value is unhashable."
+    I, K = arr.shape
+    by_annotator = arr.T.flags.c_contiguous and not arr.flags.c_contiguous    # a DataFrame's block: read it column by column, no copy
+    flat = (arr.T if by_annotator else arr).ravel()
+    bits = flat.dtype == np.float64          # hash the bit patterns, as fast as integers; NaNs and -0.0 are sorted out below
+    try: codes, uniques = pd.factorize(flat.view(np.uint64) if bits else flat)
+    except TypeError: return None
+    uniques = np.asarray(uniques).view(np.float64) if bits else np.asarray(uniques)
+    keep = ~np.isnan(uniques) if bits else np.ones(len(uniques), dtype=bool)   # every NaN pattern is a missing label
+    if missing is not None: keep &= ~(uniques == missing)
+    n = len(uniques)
+    lut = np.append(np.where(keep, np.arange(n), -1), -1).astype(np.int8 if n < 128 else np.int32)   # code -1 reads the last entry
+    small = lut[codes]
+    return (small.reshape(K, I) if by_annotator else np.ascontiguousarray(small.reshape(I, K).T)), uniques, keep
+
+# %% ../../nbs/data/00_data.ipynb #facfc556
+def _wide_classes(uniques, # the distinct values of the matrix
+                  keep, # which of them are labels (not the sentinel)
+                  labels, # the user's class order, or None
+                 ):
+    "Class tuple and lookup table from distinct values to class codes (-1 for the sentinel and, last, for missing); None where the general path must check the labels."
+    vals = uniques[keep]
+    if uniques.dtype == object and not all(isinstance(u, str) for u in vals): return None   # mixed types: booleans may hide behind numbers
+    found = [tidy_label(u) for u in vals]
+    try:
+        _refuse_unusable_labels(found, "x")
+        classes = _class_order(found, labels, "x")
+    except (TypeError, ValueError): return None        # the general path words the error, naming the labels in reading order
+    pos = {c: k for k, c in enumerate(classes)}
+    lut = np.full(len(uniques) + 1, -1, dtype=np.int64)
+    lut[np.flatnonzero(keep)] = [pos[u] for u in found]
+    return classes, lut
+
+# %% ../../nbs/data/00_data.ipynb #78085ad2
+def _counts_from_wide(wide, # annotators x items class codes, -1 where missing
+                      n_classes, # C
+                     ):
+    "Items x classes count matrix from the wide code matrix: one comparison per annotator and class, or one bincount when classes are many."
+    K, I = wide.shape
+    if n_classes > 32:                                                   # K*C comparisons would cost more than one bincount
+        key = wide.astype(np.int64) + 1 + np.arange(I, dtype=np.int64) * (n_classes + 1)
+        flat = np.bincount(key.ravel(), minlength=I * (n_classes + 1))
+        return flat.reshape(I, n_classes + 1)[:, 1:].astype(np.int32, order="C")
+    acc = np.zeros((n_classes, I), dtype=np.uint8 if K < 256 else np.int32)   # a count is at most K
+    hit = np.empty(I, dtype=bool)
+    for row in wide:
+        for c in range(n_classes):
+            np.equal(row, c, out=hit); acc[c] += hit.view(np.uint8)
+    return acc.T.astype(np.int32, order="C")
+
+# %% ../../nbs/data/00_data.ipynb #f49f134e
+def _wide_fast(x, # what from_wide was given
+               missing, # the sentinel, or None
+               labels, # the user's class order, or None
+               raters_in_rows, # from_wide's argument
+              ):
+    "Item ids, annotator ids, classes and the annotators x items code matrix of `x`, or None where the general path must read it."
+    got = _wide_matrix(x, missing, raters_in_rows)
+    if got is None: return None
+    arr, items, annots = got
+    fz = _factorize_wide(arr, missing)
+    if fz is None: return None
+    small, uniques, keep = fz
+    if (small < 0).any(): _refuse_empty_columns(annots, ~(small >= 0).any(axis=1))
+    got = _wide_classes(uniques, keep, labels)
+    if got is None: return None
+    classes, lut = got
+    dtype = np.int8 if len(classes) < 128 else np.int32
+    same = small.dtype == dtype and np.array_equal(lut[:-1], np.where(keep, np.arange(len(keep)), -1))
+    return items, annots, classes, small if same else lut.astype(dtype)[small]
+
 # %% ../../nbs/data/00_data.ipynb #619b8c4e
 @patch(cls_method=True)
 def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items, columns = annotators) or 2-d array
@@ -242,17 +391,18 @@ def from_wide(cls:Annotations, x, # items x annotators: DataFrame (index = items
                raters_in_rows:bool|None=None, # True: `x` is raters x items (krippendorff's reliability_data); None: warn if it looks so
               ) -> Annotations:
     "Annotations from an items x annotators matrix; missing labels are NaN/None or `missing`."
+    fast = _wide_fast(x, missing, labels, raters_in_rows)
+    if fast is not None:
+        items, annots, classes, wide = fast
+        return cls(items=items, annotators=annots, classes=classes, counts=_counts_from_wide(wide, len(classes)), wide=wide,
+                   level=level, ordered=labels is not None)
     df = _check_frame_or_array(x, "x")
     if raters_in_rows not in (None, True, False): raise TypeError(f"`raters_in_rows` must be True, False or None, got {raters_in_rows!r}.")
     if raters_in_rows: df = df.T
     _check_wide_shape(df)
     mask = _missing_mask(df, missing)
     transposed = raters_in_rows is None and _looks_transposed(df, mask)
-    empty = mask.all(0)
-    if empty.any():
-        raise ValueError(f"`x`: annotator column(s) {df.columns[empty].tolist()[:5]!r} hold no label; drop them "
-                         "(or pass `missing=` correctly if they hold a sentinel you did not name)"
-                         + ("; or, if rows are raters and columns items, pass raters_in_rows=True." if transposed else "."))
+    _refuse_empty_columns(df.columns, mask.all(0), transposed)
     if transposed: _warn_transposed(df.shape)
     item, annot = np.nonzero(~mask)
     values = df.to_numpy()[item, annot]
@@ -606,10 +756,10 @@ def relabel(self:Annotations, mapping:Mapping, # old class -> new class; classes
     code_of_old = code_of_old.astype(np.int64)
     counts = np.zeros((self.n_items, len(classes)), dtype=self._counts.dtype)
     np.add.at(counts.T, code_of_old, np.asarray(self._counts).T)
-    label = None if self._label is None else code_of_old[self._label].astype(np.int8 if len(classes) < 128 else np.int32)
+    lut = np.append(code_of_old, -1).astype(np.int8 if len(classes) < 128 else np.int32)   # -1 (missing) stays -1
+    codes = {k: (lut[v] if k in ("label", "wide") and v is not None else v) for k, v in _stored_codes(self).items()}
     return Annotations(items=self._items, annotators=self._annotators, classes=classes, counts=counts,
-                       item=self._item, annotator=self._annotator, label=label,
-                       level=self._level if level is None else level, ordered=labels is not None)
+                       level=self._level if level is None else level, ordered=labels is not None, **codes)
 
 # %% ../../nbs/data/00_data.ipynb #b460c480
 def _level_props(cls):
@@ -629,8 +779,8 @@ def with_level(self:Annotations, level:str, # "nominal", "ordinal", "interval" o
               ) -> Annotations:
     "The same labels on another scale (the arrays are shared, nothing is copied)."
     return Annotations(items=self._items, annotators=self._annotators, classes=self._classes, counts=self._counts,
-                       item=self._item, annotator=self._annotator, label=self._label, level=level,
-                       ordered=self._level != "nominal" if ordered is None else ordered)   # sorted text is not a scale
+                       level=level, ordered=self._level != "nominal" if ordered is None else ordered,   # sorted text is not a scale
+                       **_stored_codes(self))
 
 # %% ../../nbs/data/00_data.ipynb #781838e4
 def fresh_seed() -> int:
