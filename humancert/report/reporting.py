@@ -52,15 +52,18 @@ def _k_grid(n_max, points=25):
     return np.unique(np.round(np.linspace(2, n_max, min(points, n_max - 1))).astype(int))
 
 # %% ../../nbs/report/80_report.ipynb #1676e43d
+def _log_comb_table(lf, a, b):
+    "log C(a, b) from the lookup `lf` of log j! (log_comb's three terms, bit for bit); -inf where b > a."
+    ok = b <= a
+    return np.where(ok, lf[a] - lf[np.minimum(b, a)] - lf[np.where(ok, a - b, 0)], -np.inf)
+
 def _majority_probs(counts, k):
     "P(class c holds more than half of k labels drawn without replacement), per row and class: hypergeometric tails."
     counts = np.asarray(counts, dtype=np.int64)
     n = counts.sum(1, keepdims=True)
-    lf = gammaln(np.arange(int(n.max()) + 1) + 1.0)               # log j!: log_comb's three terms as lookups, bit for bit
-    a, b = np.arange(len(lf))[:, None], np.arange(len(lf))[None, :]
-    LC = np.where(b <= a, lf[a] - lf[np.minimum(b, a)] - lf[np.maximum(a - b, 0)], -np.inf)   # log C(a, b) for every pair; -inf if b > a
-    log_total, rest = LC[n, k], n - counts                         # every row has at least k labels
-    return sum(np.exp(LC[counts, y] + LC[rest, k - y] - log_total)  # P(Y = y), y > k/2
+    lf = gammaln(np.arange(int(n.max()) + 1) + 1.0)               # log j! for j up to the largest item: memory linear in it
+    log_total, rest = _log_comb_table(lf, n, k), n - counts        # every row has at least k labels
+    return sum(np.exp(_log_comb_table(lf, counts, y) + _log_comb_table(lf, rest, k - y) - log_total)  # P(Y = y), y > k/2
                for y in range(k // 2 + 1, k + 1))
 
 # %% ../../nbs/report/80_report.ipynb #5aa42bc7
