@@ -316,6 +316,24 @@ def shared_equivalences(ann:Annotations, # the human labels
         out[g] = S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(draws[g][0]), np.array(draws[g][1], dtype=object), hk, n_out, seed=seed)
     return out
 
+# %% ../../nbs/judges/51_judges.ipynb #32e5a5ef
+_SERIAL_WORK = 2 ** 18                                                  # OpenBLAS (numpy's wheels) computes a product with m n k <= 65536 x 4 on the calling thread
+
+def _serial_matmul(a:np.ndarray, # m x k
+                   b:np.ndarray, # k x n
+                   work:int=_SERIAL_WORK, # the largest m n k of one BLAS call
+                  ) -> np.ndarray:
+    "a @ b as a sum of products over slices of k (and blocks of rows of a), each small enough that threaded BLAS computes it on the calling thread."
+    (m, k), n = a.shape, b.shape[1]
+    if m * n * k <= work: return a @ b
+    kb = max(64, work // max(m * n, 1))                                 # inner slices; rows in blocks when m n alone is large
+    mb = max(1, work // max(n * kb, 1))
+    out = np.empty((m, n), np.result_type(a, b))
+    for r in range(0, m, mb):
+        out[r:r + mb] = a[r:r + mb, :kb] @ b[:kb]
+        for s in range(kb, k, kb): out[r:r + mb] += a[r:r + mb, s:s + kb] @ b[s:s + kb]
+    return out
+
 # %% ../../nbs/judges/51_judges.ipynb #5a41036e
 LINEAR_COMBINERS = ("plurality", "majority", "frequency")   # combiners that learn nothing from other items: c_k is a weighted mean of per-profile scores
 
@@ -332,7 +350,7 @@ def weighted_curves(S:np.ndarray, # Q x K profile scores
                    ) -> np.ndarray:
     "b x K curves c_k = sum_q W_q S_qk / sum_q W_q over the profiles with k + 1 labels or more (NaN where none is drawn)."
     ok = ~np.isnan(S)
-    num, den = W @ np.where(ok, S, 0.0), W @ ok.astype(np.float64)
+    num, den = _serial_matmul(W, np.where(ok, S, 0.0)), _serial_matmul(W, ok.astype(np.float64))
     return np.divide(num, den, out=np.full(num.shape, np.nan), where=den > 0)
 
 # %% ../../nbs/judges/51_judges.ipynb #e88e80b8
@@ -383,7 +401,7 @@ def _unit_matrix(units:list, sizes:list, n_items:int):
 
 def _seq_split(st, U):
     "From b x units tallies U: the profiles' weights (b x Q) and the classifier's score sums and weights by label count (b x 2 top)."
-    return U.reshape(len(U), len(st.prof), st.L).sum(axis=2), U @ st.A
+    return U.reshape(len(U), len(st.prof), st.L).sum(axis=2), _serial_matmul(U, st.A)
 
 def _seq_tallies(st, M, unit=None):
     "Per resample (rows of item multiplicities M; `unit`: each item's unit, -1 for none): the profiles' weights (b x Q) and the classifier's score sums and weights by label count (b x 2 top)."
@@ -536,7 +554,7 @@ def _alt_tallies(Z, Mt, G:int, K:int) -> np.ndarray:
     "b x 2GK tallies for the resamples Mt (items x b) from _unit_counts' units: sparse, or compact (the kept labels per annotator, minus those of the items a judge did not label; then W_f = 1 per judge)."
     if not isinstance(Z, tuple): return np.asarray(Z.T @ Mt, dtype=np.float64).T
     Zc, Cs = Z
-    T = (Zc.T @ Mt.astype(np.float32)).T.astype(np.float64)            # integer counts, exact in float32 (items < 2^24)
+    T = _serial_matmul(Zc.T, Mt.astype(np.float32)).T.astype(np.float64)   # integer counts, exact in float32 (items < 2^24), in any order
     n = T[:, None, :K] - np.asarray(Cs @ Mt).T.reshape(len(T), G, K)
     return np.concatenate([n.reshape(len(T), G * K), T[:, K:]], axis=1)
 
@@ -588,7 +606,7 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, 
         bar = tqdm(total=n_bootstrap, desc="compare_judges bootstrap", file=sys.stderr)
     for b0 in range(0, n_bootstrap, step):
         M = np.stack([np.bincount(rng.integers(0, I, I), minlength=I) for _ in range(min(step, n_bootstrap - b0))]).astype(np.float64)
-        A = (M @ Y).reshape(len(M), G, 3)
+        A = _serial_matmul(M, Y).reshape(len(M), G, 3)
         with np.errstate(invalid="ignore", divide="ignore"): out[b0:b0 + len(M), :, :2] = A[:, :, :2] / A[:, :, 2:]
         Mt = np.ascontiguousarray(M.T)                               # items x resamples: sparse products run along rows
         if Z is not None: out[b0:b0 + len(M), :, 2] = _advantages(_alt_tallies(Z, Mt, G, ann.n_annotators), G, ann.n_annotators, alt_args["min_items_per_annotator"])
