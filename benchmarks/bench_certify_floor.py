@@ -28,6 +28,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from _peak_probe import PEAK_PROBE
+
 PRELUDE = r'''
 import gc, json, sys, time, warnings
 import numpy as np, pandas as pd
@@ -82,12 +84,7 @@ warm_ann, warm_model = counts_data(1000)                       # imports and laz
 certify(warm_ann, warm_model); floor(warm_ann, codes[:1000]); factorize(warm_model)
 del warm_ann, warm_model
 gc.collect()
-def status(field):
-    for line in open("/proc/self/status"):
-        if line.startswith(field): return int(line.split()[1]) / 1024
-rss = status("VmRSS:")
-with open("/proc/self/clear_refs", "w") as f: f.write("5")     # reset the peak (VmHWM) to the current RSS
-if what == "certify": certify(ann, model)
+''' + PEAK_PROBE + r'''if what == "certify": certify(ann, model)
 elif what == "floor": floor(ann, codes)
 else: factorize(model)
 print(json.dumps({"resident_mb": rss, "peak_mb": status("VmHWM:")}))

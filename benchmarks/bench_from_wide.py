@@ -31,6 +31,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from _peak_probe import PEAK_PROBE
+
 PRELUDE = r'''
 import gc, json, sys, time, warnings
 import numpy as np
@@ -75,12 +77,7 @@ what = sys.argv[4]
 wx, wkw, wc = x[:1000], kw, classes
 build(wx, wkw); floor(wx, wc)                                  # imports and lazy caches first: they are not data
 gc.collect()
-def status(field):
-    for line in open("/proc/self/status"):
-        if line.startswith(field): return int(line.split()[1]) / 1024
-rss = status("VmRSS:")
-with open("/proc/self/clear_refs", "w") as f: f.write("5")     # reset the peak (VmHWM) to the current RSS
-out = build(x, kw) if what == "from_wide" else floor(x, classes)
+''' + PEAK_PROBE + r'''out = build(x, kw) if what == "from_wide" else floor(x, classes)
 print(json.dumps({"resident_mb": rss, "peak_mb": status("VmHWM:")}))
 '''
 

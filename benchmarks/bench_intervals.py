@@ -36,22 +36,13 @@ import pandas as pd
 import humancert
 from humancert.data.annotations import Annotations
 from humancert.agreement.measures import fleiss_kappa, krippendorff_alpha
+from bench_coefficients import ratings                          # the same rating matrices as the coefficient benchmark
 from humancert.agreement.coefficients import brennan_prediger, cohen_kappa, conger_kappa, gwet_ac, krippendorff_alpha_at, scott_pi
 
 HERE = Path(__file__).resolve().parent
 GOAL = 3.0
 
 
-def ratings(n_items, n_raters, missing, seed=0):
-    "Items x raters ratings 1-5 (float, NaN missing; two labels kept on every item)."
-    rng = np.random.default_rng(seed)
-    z = rng.choice(5, n_items, p=[0.1, 0.2, 0.4, 0.2, 0.1])
-    x = (np.where(rng.random((n_items, n_raters)) < 0.6, z[:, None], rng.integers(0, 5, (n_items, n_raters))) + 1).astype(float)
-    if missing:
-        drop = rng.random(x.shape) < missing
-        drop[:, :2] = False
-        x[drop] = np.nan
-    return x
 
 
 def cases(ann, x):
