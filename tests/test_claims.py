@@ -64,7 +64,7 @@ def test_report_puts_the_verdict_first_and_says_what_is_proved():
     ann, model, counts = _hand_counts(np.random.default_rng(2))
     r = make_report(ann, pd.Series(model, index=ann.items), n_bootstrap=0)
     text = r.to_text()
-    block = text.split("Certificate (delta = 0.05)\n")[1].split("\n\n")[0].splitlines()
+    block = text.split("Certificate (confidence 0.95, delta = 0.05)\n")[1].split("\n\n")[0].splitlines()
     assert block[0].split()[0] == "verdict" and block[1].split()[:2] == ["proved", "confidence"]
     assert not any(line.split()[0] == "S" for line in block)         # the tails' comparison is a block of its own
     assert "Certificate: other splits and tails, for comparison only (not the verdict)" in text

@@ -409,7 +409,7 @@ def test_gold_certificate_in_the_report(tmp_path):
     res = humancert("report", "--dataset", "tweeteval", "--model", "llm", "--gold", "gold", "--n-bootstrap", "0",
                     "--out", str(tmp_path / "rep"))
     assert res.returncode == 0, res.stderr
-    assert "Gold certificate (delta = 0.05)" in res.stdout and "uniformly random subset" in res.stdout
+    assert "Gold certificate (confidence 0.95, delta = 0.05)" in res.stdout and "uniformly random subset" in res.stdout
     wide, gold, llm = tw.annotations.to_wide(), tw.extra["gold"], tw.predictions["llm"]
     q = (wide.to_numpy() == gold.loc[wide.index].to_numpy()[:, None]).mean(1)      # share of an item's 4 labels that are right
     right = (llm.loc[wide.index] == gold.loc[wide.index]).to_numpy()

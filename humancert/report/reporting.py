@@ -720,11 +720,11 @@ def _sections(r):
         c, p = r.certificate, r.paper_certificate
         rows = _verdict_rows(c, r.upper)
         if r.judges is not None and len(r.judges.table) > 1 and r.gold is None: rows = rows + [("gold labels", "none", _gold_advice(r))]
-        out.append((f"Certificate (delta = {c.delta:g}{w})", rows))
+        out.append((f"Certificate (confidence {1 - c.delta:g}, delta = {c.delta:g}{w})", rows))
         out.append((f"Certificate: other splits and tails, for comparison only (not the verdict{w})", _comparison_rows(c, p)))
         e = r.equivalence
         if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w})", _seq_rows(e)))
-    if r.gold is not None: out.append((f"Gold certificate (delta = {r.gold.delta:g}{w})", _gold_rows(r.gold, r.gold_judges)))
+    if r.gold is not None: out.append((f"Gold certificate (confidence {1 - r.gold.delta:g}, delta = {r.gold.delta:g}{w})", _gold_rows(r.gold, r.gold_judges)))
     if r.judges is not None and r.details is not None: out += _judge_blocks(r)
     return out
 
