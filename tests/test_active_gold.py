@@ -6,20 +6,15 @@ import pytest
 from scipy import stats
 
 from humancert.data.annotations import Annotations
+from gold_panels import toy_panel
 from humancert.certification.gold_certificate import gold_terms, mean_pvalue
 from humancert.certification.gold_sequence import GoldSequence, stopping_times
 from humancert.certification.active_gold import active_design, active_terms, next_gold_items, certify_active
 
 
 def toy(n=500, C=4, K=3, acc=0.55, model_acc=0.6, seed=1):
-    r = np.random.default_rng(seed)
-    truth = r.integers(0, C, n)
-    wrong = lambda k: (truth[:, None] + r.integers(1, C, (n, k))) % C
-    labels = np.where(r.random((n, K)) < acc, truth[:, None], wrong(K))
-    model = np.where(r.random(n) < model_acc, truth, wrong(1)[:, 0])
-    items = [f"i{j}" for j in range(n)]
-    ann = Annotations.from_wide(pd.DataFrame(labels, index=items, columns=[f"a{k}" for k in range(K)]))
-    return ann, pd.Series(model, index=items), pd.Series(truth, index=items)
+    "The shared simulated panel (tests/gold_panels.py) at this file's sizes and accuracies."
+    return toy_panel(n, C, K, acc, model_acc, seed)
 
 
 @pytest.mark.parametrize("floor,mix", [(0.2, 0.5), (0.05, 1.0), (1.0, 0.5)])

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humancert.data.annotations import Annotations
+from gold_panels import toy_panel
 from humancert.certification.gold_certificate import gold_terms
 from humancert.certification.gold_sequence import GoldSequence, log_capital, null_means, stopping_times
 
@@ -17,14 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def toy(n=400, C=3, K=3, acc=0.6, model_acc=0.75, seed=0):
-    r = np.random.default_rng(seed)
-    truth = r.integers(0, C, n)
-    wrong = lambda k: (truth[:, None] + r.integers(1, C, (n, k))) % C
-    labels = np.where(r.random((n, K)) < acc, truth[:, None], wrong(K))
-    model = np.where(r.random(n) < model_acc, truth, wrong(1)[:, 0])
-    items = [f"i{j}" for j in range(n)]
-    ann = Annotations.from_wide(pd.DataFrame(labels, index=items, columns=[f"a{k}" for k in range(K)]))
-    return ann, pd.Series(model, index=items), pd.Series(truth, index=items)
+    "The shared simulated panel (tests/gold_panels.py) at this file's sizes and accuracies."
+    return toy_panel(n, C, K, acc, model_acc, seed)
 
 
 def test_capital_by_hand():

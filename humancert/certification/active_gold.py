@@ -16,7 +16,7 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel
 from .finite import check_delta
 from .gold_certificate import _check_gold, _level, mean_pvalue, mean_lower_limit
 
@@ -162,7 +162,7 @@ def batch_terms(self:ActiveDesign, seq, gold, draws):
 
 # %% ../../nbs/certification/27_active_gold.ipynb #e75b5f16
 @dataclass(frozen=True)
-class ActiveCertificate:
+class ActiveCertificate(AtLevel):
     "Fixed-size gold certificate from draws of an active design: the weighted terms' betting bound, valid for a size fixed in advance."
     certified: bool     # S >= 1 - delta
     score: float        # S = 1 - p of the betting tail on the weighted terms; -1 when their mean does not exceed tau
@@ -174,11 +174,6 @@ class ActiveCertificate:
     hi: float
     delta: float        # level 1 - delta
     tau: float          # the claim: mean of D > tau
-
-    @property
-    def confidence(self) -> float:
-        "The level 1 - delta."
-        return float(np.round(1 - self.delta, 12))
 
     def __repr__(self):
         v = "certified" if self.certified else "not certified"

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed, level_and_delta
+from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed, level_and_delta, AtLevel
 from .upper import KINDS, terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, check_delta, _check_n
@@ -180,7 +180,7 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
 
 # %% ../../nbs/certification/13_confidence.ipynb #d3ef4245
 @dataclass(frozen=True)
-class Certificate:
+class Certificate(AtLevel):
     "Whether a model beats the average annotator in oracle accuracy, with every number behind the verdict and what it covers."
     certified: bool            # S(method) >= 1 - delta
     score: float               # S of the chosen method
@@ -204,10 +204,6 @@ class Certificate:
     upper_counts: np.ndarray | None = field(default=None, repr=False, compare=False)   # items with each of those values
     n_outside: int = 0         # items whose model label no annotator's class is (it agrees with nobody)
 
-    @property
-    def confidence(self) -> float:
-        "The level asked for, 1 - delta: certified means S >= confidence."
-        return round(1 - self.delta, 12)
     @property
     def margin(self) -> float:
         "L_N - U_N."

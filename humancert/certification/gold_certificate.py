@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import special
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, level_and_delta, bools_and_numbers
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, level_and_delta, bools_and_numbers, AtLevel
 from .finite import check_delta
 from .tails import UPPER_TAILS, upper_limit, upper_tail_delta
 from .certify import _html_table
@@ -255,7 +255,7 @@ def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed
 def _fmt(x): return "withheld" if x is None else f"{x:.4f}"
 
 @dataclass(frozen=True)
-class GoldCertificate:
+class GoldCertificate(AtLevel):
     "Whether a model beats the average annotator in oracle accuracy, from gold labels on a random subset of the items (the chosen test; plain and prediction-powered beside it)."
     certified: bool            # the chosen test (`test`): S >= 1 - delta
     score: float               # S of the chosen test, from the gold items alone (finite-sample); -1 when its estimate does not exceed tau
@@ -291,11 +291,6 @@ class GoldCertificate:
     estimate_test: float = float("nan")  # the chosen test's estimate of E[D]: mean of M - H (drawn label in place of q) or, 'e-process', mean D; NaN for 'plain'
     wins: int = 0              # gold items where the model is right and the drawn label wrong (the tests with a drawn label)
     losses: int = 0            # gold items where the model is wrong and the drawn label right
-
-    @property
-    def confidence(self) -> float:
-        "The level 1 - delta."
-        return float(np.round(1 - self.delta, 12))
 
     @property
     def plain_score(self) -> float:

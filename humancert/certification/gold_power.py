@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel
 from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms
 from .gold_sequence import log_capital
 
@@ -65,7 +65,7 @@ def sign_test_pvalue(wins:int, # discordant gold items where the model is right 
 GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain")
 
 @dataclass(frozen=True)
-class GoldTest:
+class GoldTest(AtLevel):
     "A fixed-size test that the model beats the average annotator, from gold labels: its verdict, S and the counts behind it."
     test: str            # one of GOLD_TESTS
     certified: bool      # S >= 1 - delta
@@ -77,11 +77,6 @@ class GoldTest:
     delta: float         # level 1 - delta
     tau: float           # margin claimed
     seed: int            # seed of the drawn labels and the randomised test's uniform (unused by 'e-process', 'plain')
-
-    @property
-    def confidence(self) -> float:
-        "The level 1 - delta."
-        return float(np.round(1 - self.delta, 12))
 
     def __repr__(self):
         v = "certified" if self.certified else "not certified"

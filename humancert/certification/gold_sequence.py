@@ -15,7 +15,7 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel
 from .finite import check_delta
 from .gold_certificate import _check_gold, _level
 
@@ -92,7 +92,7 @@ def stopping_times(x, # values in order, one row per simulated sequence (2-d)
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #eb71e751
 @dataclass(frozen=True)
-class SequentialCertificate:
+class SequentialCertificate(AtLevel):
     "The gold certificate after some looks, valid at delta simultaneously over all looks (a betting e-process and Ville's inequality)."
     certified: bool         # the capital has reached 1 / delta at some look: S >= 1 - delta
     score: float            # S = 1 - 1 / (largest capital so far), at least 0: an anytime-valid confidence
@@ -107,10 +107,6 @@ class SequentialCertificate:
     population: str         # what the claim is about
     seed: int|None = None   # seed of the random order within each batch (GoldSequence's, recorded)
 
-    @property
-    def confidence(self) -> float:
-        "The level 1 - delta."
-        return float(np.round(1 - self.delta, 12))
     def __repr__(self):
         v = "certified" if self.certified else "not certified"
         return (f"SequentialCertificate({v} at {1 - self.delta:.0%} over all looks: S={self.score:.4f}, capital {self.capital:.3g} "

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/data/data.html.md"""
 # %% auto #0
 __all__ = ['LEVELS', 'CROWDKIT_COLUMNS', 'tidy_label', 'show_value', 'bools_and_numbers', 'check_labels', 'encode_labels',
            'row_sums', 'check_level', 'Annotations', 'fresh_seed', 'check_seed', 'seed_used', 'check_confidence',
-           'level_and_delta', 'check_annotations', 'as_item_aligned', 'hard_predictions', 'soft_predictions',
+           'level_and_delta', 'AtLevel', 'check_annotations', 'as_item_aligned', 'hard_predictions', 'soft_predictions',
            'with_outside_classes']
 
 # %% ../../nbs/data/00_data.ipynb #58c8e80e
@@ -834,6 +834,14 @@ def level_and_delta(confidence, # the confidence level asked for, e.g. 0.95
     "(confidence, delta) for a call: `check_confidence`'s level and 1 - level rounded to 12 decimals (0.95 gives 0.05 as typed)."
     c = check_confidence(confidence, delta, default)
     return c, round(1 - c, 12)
+
+# %% ../../nbs/data/00_data.ipynb #d2b83e3e
+class AtLevel:
+    "A result stated at level 1 - `delta` (a mixin of the certificates' dataclasses): its level by issue 33's one name."
+    @property
+    def confidence(self) -> float:
+        "The level 1 - delta, rounded to 12 decimals as `level_and_delta` rounds delta (delta 0.05 reads 0.95)."
+        return round(1 - self.delta, 12)
 
 # %% ../../nbs/data/00_data.ipynb #70ff7e4c
 def check_annotations(ann, # the object to check
