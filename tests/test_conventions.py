@@ -76,6 +76,8 @@ LEVEL_CASES = {
     "compare_judges": ((ANN, pd.DataFrame({"m": MODEL}), 0.1, None, 0.05, "judge", 30), dict(n_bootstrap=0, max_k=2),
                        lambda b: (b.to_frame().drop(columns=["confidence", "seed"], errors="ignore").to_numpy().tolist(), b.confidence)),
 }
+# issue 34 item 4: the planner's exact sign-test power; a case once humancert/__init__.py lists it (the lead adds the name)
+if hasattr(humancert, "sign_test_power"): LEVEL_CASES["sign_test_power"] = ((200, 0.1, 0.4), {}, lambda p: p)
 
 # functions that take a level but keep the papers' delta, each with its reason
 LEVEL_EXCEPTIONS = {

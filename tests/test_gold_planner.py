@@ -13,7 +13,7 @@ def test_plan_gold_study_confidence_by_hand():
     ph = lambda n: stats.norm.cdf(np.sqrt(n) * (lead - 2 * np.sqrt(np.log(10) / (2 * n))) / sd)
     n_hand = next(n for n in range(2, 100_000) if ph(n) >= 0.8)
     for kw in ({"confidence": 0.9}, {"target": 0.9}, {"delta": 0.1}):
-        p = plan_gold_study(lead, sd, tail="hoeffding", **kw)
+        p = plan_gold_study(lead, sd, tail="hoeffding", test="plain", **kw)
         assert p.n_gold == n_hand and p.confidence == 0.9, kw
     with pytest.raises(ValueError, match="looks like a failure probability"): plan_gold_study(lead, sd, 0.05)
     with pytest.raises(ValueError, match="`target` is the old name of `confidence`"): plan_gold_study(lead, sd, confidence=0.9, target=0.99)
