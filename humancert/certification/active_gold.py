@@ -6,7 +6,7 @@ Docs: https://humancert.github.io/humancert/certification/active_gold.html.md"""
 
 # %% auto #0
 __all__ = ['differences_by_class', 'ActiveDesign', 'active_design', 'active_terms', 'next_gold_items', 'ActiveCertificate',
-           'certify_active']
+           'certify_active', 'InformativeDesign', 'informative_design']
 
 # %% ../../nbs/certification/27_active_gold.ipynb #6e5112d3
 from dataclasses import dataclass
@@ -111,12 +111,21 @@ def next_gold_items(ann:Annotations, # the human labels
                     judge, # the judge's (model's) label per item
                     n:int, # draws (with replacement) to label next; an item drawn twice keeps its one gold label
                     seed:int|None=None, # seed of the draws, a new one for every batch; None: a fresh one (recorded in the `seed` column)
-                    floor:float=0.2, # share of the uniform design kept: weights <= 1 / floor
-                    mix:float=0.5, # weight of the uniform in the gold label's assumed distribution
+                    floor:float=0.2, # share of the uniform design kept: weights <= 1 / floor (replacement=True only)
+                    mix:float=0.5, # weight of the uniform in the gold label's assumed distribution (replacement=True only)
+                    replacement:bool=True, # True: i.i.d. draws of `active_design`; False: the next items of `informative_design`'s fixed order (one seed for all batches)
+                    labelled=None, # replacement=False: the item ids labelled so far (all earlier batches); None: none yet
                    ) -> pd.DataFrame:
-    "The items to label next, drawn i.i.d. with the active design's probabilities, with their inverse-probability weights 1 / (N pi)."
+    "The items to label next: i.i.d. draws of the active design with weights 1 / (N pi), or the next items of the informative design's order."
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"`n` must be an int >= 1 (how many draws to label next), got {n!r}.")
+    if not isinstance(replacement, bool): raise TypeError(f"`replacement` must be True or False, got {replacement!r}.")
+    if not replacement:
+        if labelled is not None and len(labelled) and seed is None:
+            raise ValueError("`seed`: a later batch of the design without replacement needs the seed of the first batch (its `seed` "
+                             "column): the order is one random permutation fixed before any gold label.")
+        return informative_design(ann, judge, seed=seed).next_items(int(n), labelled)
+    if labelled is not None: raise ValueError("`labelled` is for replacement=False (a fixed order); i.i.d. draws do not depend on it: drop it.")
     seed = seed_used(seed)
     rng = np.random.default_rng(seed)
     design = active_design(ann, judge, floor, mix)
@@ -128,6 +137,10 @@ def _design_rows(design, draws):
     "Positions in the design of the drawn items, checked: a DataFrame with `item` and `weight`, weights of this very design."
     if not isinstance(draws, pd.DataFrame) or not {"item", "weight"} <= set(draws.columns):
         raise TypeError(f"`draws` must be the DataFrame of next_gold_items (columns 'item' and 'weight'), got {type(draws).__name__}.")
+    if "rank" in draws.columns:
+        raise ValueError("`draws` come from the design without replacement (next_gold_items(..., replacement=False)): its weighted bound "
+                         "assumes i.i.d. draws; certify them with GoldSequence(ann, model, design=informative_design(ann, model, seed=...)), "
+                         "whose certificate is valid at a size fixed in advance as well as over all looks.")
     at = design.items.get_indexer(pd.Index(draws["item"]))
     if (at < 0).any():
         raise ValueError(f"`draws`: item(s) {draws['item'][at < 0].tolist()[:3]} are not items of the design (items with human labels).")
@@ -157,8 +170,26 @@ def _labels_for_draws(seq, design, gold, draws):
 @patch
 def batch_terms(self:ActiveDesign, seq, gold, draws):
     "(positions of new gold items, their codes, the weighted terms of every draw) for GoldSequence.update."
+    if draws is None: raise ValueError("`draws`: an active sequence needs the rows of next_gold_items that `gold` answers.")
     at, pos_new, codes_new, codes = _labels_for_draws(seq, self, gold, draws)
     return pos_new, codes_new, active_terms(self, at, codes)
+
+@patch(as_prop=True)
+def pool(self:ActiveDesign):
+    "None: active draws are i.i.d., so the e-process's null mean is tau at every step (no finite pool)."
+    return None
+
+@patch
+def terms_tau(self:ActiveDesign, tau:float, # the claim: mean of D > tau
+             ) -> float:
+    "The bound on the terms' mean under H0: tau itself (the weighted terms are unbiased for the mean of D)."
+    return float(tau)
+
+@patch
+def mean_of_d(self:ActiveDesign, m:float, # a mean (or confidence limit) of the terms
+             ) -> float:
+    "The mean of D a mean of the terms stands for: the same number."
+    return float(m)
 
 # %% ../../nbs/certification/27_active_gold.ipynb #e75b5f16
 @dataclass(frozen=True)
@@ -211,3 +242,125 @@ def certify_active(ann:Annotations, # the human labels
     score = -1.0 if est <= tau else 1.0 - p
     return ActiveCertificate(score >= 1 - delta, score, mean_lower_limit(z, design.lo, design.hi, delta, "betting"), est,
                              len(z), int(len(set(at))), design.lo, design.hi, delta, float(tau))
+
+# %% ../../nbs/certification/27_active_gold.ipynb #7f586a3d
+_KNOWN_TOL = 1e-12   # D_i(c) - D_i(c') is 0 or at least 1/(labels of the item): any tolerance far below that separates the two
+
+@dataclass(frozen=True, repr=False)
+class InformativeDesign:
+    "Gold drawn without replacement in a random order fixed before any gold label, among the items whose D depends on it; the others' D is known."
+    items: pd.Index       # the N items with at least one human label
+    d: np.ndarray         # D_i(c) for every item and class
+    proxy: np.ndarray     # f_i, the control variate (0 everywhere without one)
+    known: np.ndarray     # True where D_i(c) is the same for every class: D_i known without gold, never labelled
+    order: np.ndarray     # positions (in items) of the informative items, in the order they are to be labelled
+    lo: float             # smallest possible term D_i(c) - f_i over informative items and classes
+    hi: float             # largest possible term
+    seed: int             # seed of the order: the same seed, the same order
+    control: bool         # True: terms D - f (the proxy as control variate); False: D
+    kind = "active without replacement"
+    @property
+    def n_items(self): return len(self.items)
+    @property
+    def pool(self): return len(self.order)                       # N_I, drawn without replacement
+    @property
+    def weight(self): return self.pool / self.n_items             # 1 / (N pi) with pi = 1 / N_I
+    @property
+    def known_sum(self): return float(self.d[self.known, 0].sum())
+    def __repr__(self):
+        return (f"InformativeDesign(N={self.n_items}: {int(self.known.sum())} known without gold, {self.pool} informative in a fixed "
+                f"random order (seed {self.seed}); terms {'D - f' if self.control else 'D'} in [{self.lo:+.3f}, {self.hi:+.3f}])")
+    def to_frame(self) -> pd.DataFrame:
+        "Per item: known or not, its rank in the order (0 for known items), and the proxy."
+        rank = np.zeros(self.n_items, dtype=int); rank[self.order] = np.arange(1, self.pool + 1)
+        return pd.DataFrame({"known": self.known, "rank": rank, "proxy": self.proxy}, index=self.items)
+
+# %% ../../nbs/certification/27_active_gold.ipynb #f4555c1d
+def _check_informative_args(ann, control, seed):
+    "The arguments of informative_design, each refused with its name and what it must be; the seed used."
+    check_annotations(ann)
+    if not isinstance(control, bool):
+        raise TypeError(f"`control` must be True (bet on D - f, the proxy as control variate) or False (bet on D), got {control!r}.")
+    return seed_used(seed)
+
+def informative_design(ann:Annotations, # the human labels
+                       judge, # the judge's (model's) label per item
+                       control:bool=True, # bet on D - f (the proxy as control variate); False: on D
+                       seed:int|None=None, # seed of the order, one for all batches; None: a fresh one (recorded in `seed`)
+                      ) -> InformativeDesign:
+    "Never label items whose D is known; label the others without replacement in a random order fixed now; terms D - f."
+    seed = _check_informative_args(ann, control, seed)
+    d = differences_by_class(ann, judge)
+    counts = ann.to_counts().to_numpy(dtype=np.float64)
+    keep = counts.sum(1) > 0
+    p = counts[keep] / counts[keep].sum(1, keepdims=True)
+    known = np.ptp(d, axis=1) <= _KNOWN_TOL
+    if known.all():
+        raise ValueError("`ann`, `judge`: every annotator gave the judge's label on every item, so D = 0 is known everywhere without "
+                         "gold: no gold label can change the lead (0), and there is nothing to draw.")
+    f = (p * d).sum(1) if control else np.zeros(len(d))
+    order = np.random.default_rng(seed).permutation(np.flatnonzero(~known))
+    y = d[~known] - f[~known, None]
+    return InformativeDesign(ann.items[keep], d, f, known, order, float(y.min()), float(y.max()), seed, control)
+
+# %% ../../nbs/certification/27_active_gold.ipynb #3fe440a1
+@patch
+def terms_tau(self:InformativeDesign, tau:float, # the claim: mean of D over the N items > tau
+             ) -> float:
+    "tau' = (N tau - sum of the known D - sum of f over the informative items) / N_I: H0 on the mean of D is H0 on the terms' mean."
+    return float((self.n_items * tau - self.known_sum - self.proxy[self.order].sum()) / self.pool)
+
+@patch
+def mean_of_d(self:InformativeDesign, m:float, # a mean (or confidence limit) of the terms D - f over the informative items
+             ) -> float:
+    "The mean of D over the N items that a mean m of the terms stands for: (sum of the known D + sum of f + N_I m) / N."
+    return float((self.known_sum + self.proxy[self.order].sum() + self.pool * m) / self.n_items)
+
+InformativeDesign.matches = ActiveDesign.matches      # the same check: the same items and the same D_i(c)
+
+# %% ../../nbs/certification/27_active_gold.ipynb #b6ece458
+def _labelled_prefix(design, labelled):
+    "How many items of the order are labelled: `labelled` must be exactly its first k items (any order), else a ValueError."
+    if labelled is None: return 0
+    got = pd.Index(pd.unique(np.asarray(list(labelled), dtype=object)))
+    head = design.items[design.order[:len(got)]]
+    if len(got) > design.pool or not head.isin(got).all():
+        raise ValueError(f"`labelled`: the {len(got)} item(s) given are not the first {len(got)} of the design's order (e.g. "
+                         f"{got.difference(head)[:3].tolist()} are not among them): pass every item of the earlier batches of "
+                         "next_gold_items(..., replacement=False) with the same seed, and no other (known items are never labelled).")
+    return len(got)
+
+@patch
+def next_items(self:InformativeDesign, n:int, # how many items to label next
+               labelled=None, # the item ids labelled so far (every earlier batch); None: none yet
+              ) -> pd.DataFrame:
+    "The next n items of the order after the labelled ones (fewer at the end of the pool), with weight N_I / N, rank and seed."
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"`n` must be an int >= 1 (how many items to label next), got {n!r}.")
+    done = _labelled_prefix(self, labelled)
+    if done == self.pool:
+        raise ValueError(f"`labelled`: all {self.pool} informative items are labelled; the pool has no item left (the certificate is final).")
+    at = self.order[done:done + int(n)]
+    return pd.DataFrame({"item": self.items[at], "weight": self.weight, "rank": np.arange(done + 1, done + len(at) + 1), "seed": self.seed})
+
+# %% ../../nbs/certification/27_active_gold.ipynb #b5a27fde
+@patch
+def batch_terms(self:InformativeDesign, seq, # the GoldSequence being updated
+                gold:pd.Series, # gold labels of the next items of the order (a whole batch, any order)
+                draws=None, # optional: the rows of next_gold_items these labels answer (their items are checked)
+               ):
+    "(positions of the new gold items, their codes, their terms D - f in the design's order) for GoldSequence.update."
+    if isinstance(gold, pd.Series) and gold.isna().any():
+        raise ValueError(f"`gold`: {int(gold.isna().sum())} label(s) are missing; label every item of the batch (a skipped item breaks the random order).")
+    pos, codes = _check_gold(seq.ann, gold, min_gold=1)
+    at = self.items.get_indexer(seq.ann.items[pos])
+    want = self.order[len(seq.x):len(seq.x) + len(at)]
+    if len(want) < len(at) or not np.isin(at, want).all():
+        raise ValueError(f"`gold`: the items given are not the next {len(at)} of the design's order (ranks {len(seq.x) + 1} on; e.g. "
+                         f"{seq.ann.items[pos[~np.isin(at, want)]][:3].tolist()} are not): label the batches of next_gold_items(..., "
+                         "replacement=False) in full, each once (a skipped, extra or known item would break the random order).")
+    if draws is not None and not pd.Index(draws["item"]).sort_values().equals(seq.ann.items[pos].sort_values()):
+        raise ValueError("`draws`: its items are not the items of `gold`; pass the batch of next_gold_items these labels answer.")
+    k = np.argsort(pd.Index(want).get_indexer(at))            # the design's order
+    pos, codes, at = pos[k], codes[k], at[k]
+    return pos, codes, self.d[at, codes] - self.proxy[at]
