@@ -141,3 +141,28 @@ def test_the_iid_design_is_unchanged():
     des = active_design(ann, model)
     at = np.random.default_rng(4).choice(des.n_items, size=50, p=des.probability)
     assert d["item"].tolist() == des.items[at].tolist() and list(d.columns) == ["item", "weight", "probability", "seed"]
+
+
+def test_gold_status_with_the_design_order(tmp_path):
+    # `humancert gold-status ... --order S`: gold on the first items of informative_design(seed=S)'s order, the file in any order;
+    # a file that skips an item of the order, or --order with --replacement, is refused (exit 2, naming the options)
+    import os, subprocess, sys
+    from pathlib import Path
+    ann, model, gold = toy(n=600)
+    ann.to_wide().assign(m=model).to_csv(tmp_path / "labels.csv", index_label="item")
+    des = informative_design(ann, model, seed=5)
+    first = des.items[des.order[:40]]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    run = lambda *a: subprocess.run([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())",
+                                     "gold-status", "labels.csv", "--model", "m", "--gold", "gold.csv", "--reps", "20", *a],
+                                    capture_output=True, text=True, cwd=tmp_path, env=env)
+    gold.loc[first[::-1]].rename("gold").rename_axis("item").to_csv(tmp_path / "gold.csv")
+    res = run("--order", "5")
+    assert res.returncode == 0, res.stderr
+    assert "n_gold=40" in res.stdout and "in the order of informative_design, seed 5" in res.stdout
+    assert (f"Next to label (the design's order): {des.items[des.order[40]]}," in res.stdout) or "Certified" in res.stdout
+    gold.loc[first[1:]].rename("gold").rename_axis("item").to_csv(tmp_path / "gold.csv")
+    res = run("--order", "5")
+    assert res.returncode == 2 and "not the next 39 of the design's order" in res.stderr
+    res = run("--order", "5", "--replacement")
+    assert res.returncode == 2 and "--order and --replacement exclude each other" in res.stderr
