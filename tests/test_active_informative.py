@@ -1,6 +1,9 @@
 """Active gold selection without replacement (issue 34, the TweetEval goal): `informative_design` never labels the items whose D
 is known without gold, labels the others in a random order fixed by the seed, and bets on D - f against a shifted null.
 Exact hand cases of the terms and null means, validity at the boundary by simulation, the batches and their refusals."""
+import dataclasses
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,7 +13,7 @@ from humancert.data.annotations import Annotations
 from humancert.certification.gold_certificate import gold_terms
 from humancert.certification.gold_sequence import GoldSequence, log_capital, null_means, stopping_times
 from humancert.certification.active_gold import (informative_design, next_gold_items, certify_active, active_design,
-                                                 differences_by_class)
+                                                 differences_by_class, successive_log_capital)
 
 
 def toy(n=500, C=3, K=3, acc=0.6, model_acc=0.7, seed=2):
@@ -29,8 +32,8 @@ def test_terms_and_shifted_null_by_hand():
     # D_i(c) = [judge = c] - p_ic.  agree: (0, 0) known.  differ: p = (1, 0), judge b -> D = (-1, 1), f = -1, Y = D - f = (0, 2).
     # split: p = (.5, .5), judge a -> D = (.5, -.5), f = 0, Y = (.5, -.5).  split2: D = (-.5, .5), f = 0, Y = (-.5, .5).
     ann, judge = hand()
-    des = informative_design(ann, judge, seed=3)
-    assert des.known.tolist() == [True, False, False, False] and des.pool == 3 and des.weight == 0.75
+    des = informative_design(ann, judge, sampling="uniform", seed=3)
+    assert des.known.tolist() == [True, False, False, False] and des.pool == 3 and des.weight.tolist() == [0.75] * 3
     assert (des.lo, des.hi) == (-0.5, 2.0)
     np.testing.assert_array_equal(des.proxy, [0.0, -1.0, 0.0, 0.0])
     # tau' = (N tau - known sum - F_I) / N_I = (4 * 0.1 - 0 + 1) / 3 = 1.4 / 3
@@ -57,28 +60,68 @@ def test_only_unanimous_items_that_agree_with_the_judge_are_known():
     assert np.all(differences_by_class(ann, model)[des.known] == 0)
 
 
-@pytest.mark.parametrize("control", [True, False])
-def test_false_certification_at_the_boundary(control):
+def test_weighted_order_by_hand():
+    # active_design's scores (mix 0.5, C = 2): differ s = sqrt(0.25 * 2^2) = 1, split and split2 s = sqrt(0.25) = 0.5, agree 0;
+    # pi = 0.8 s / 2 + 0.2 / 4 -> w = (0.45, 0.25, 0.25) on differ, split, split2 (sum 0.95).
+    ann, judge = hand()
+    des = informative_design(ann, judge, seed=0)
+    np.testing.assert_allclose(des.w, [0.0, 0.45, 0.25, 0.25], atol=1e-12)
+    first = [informative_design(ann, judge, seed=s).order[0] == 1 for s in range(4000)]
+    # P(differ first) = 0.45 / 0.95; 4000 seeds: SE sqrt(p (1 - p) / 4000) = 0.0079, allow 3 SE
+    assert abs(np.mean(first) - 0.45 / 0.95) < 3 * np.sqrt(0.474 * 0.526 / 4000)
+    d1 = informative_design(ann, judge, seed=int(np.argmax(first)))           # an order with `differ` first
+    np.testing.assert_allclose(d1.scale, [0.95 / (3 * 0.45), 1.0, 1.0], atol=1e-12)   # W_t / (R_t w): then 0.5 / (2 * 0.25), 0.25 / 0.25
+    np.testing.assert_allclose(d1.weight, 0.75 * d1.scale, atol=1e-15)
+    # exact unbiasedness of the estimate over all 3! orders with their successive-sampling probabilities; gold (b, a, a):
+    # Y = (2, 0.5, -0.5) on differ, split, split2, and mu = (0 + 1 + 0.5 - 0.5) / 4 = 0.25
+    y_of, w_of = {1: 2.0, 2: 0.5, 3: -0.5}, {1: 0.45, 2: 0.25, 3: 0.25}
+    total = 0.0
+    for perm in itertools.permutations([1, 2, 3]):
+        left, prob = 0.95, 1.0
+        for i in perm: prob, left = prob * w_of[i] / left, left - w_of[i]
+        total += prob * dataclasses.replace(des, order=np.array(perm)).estimate([y_of[i] for i in perm])
+    assert abs(total - 0.25) < 1e-12
+    # by hand for the order (differ, split, split2): mean of S_{t-1} + R_t Z_t = (3 * 2 * 0.95 / 1.35 + (2 + 2 * 0.5) + (2.5 - 0.5)) / 3
+    byhand = (-1 + (5.7 / 1.35 + 3 + 2) / 3) / 4
+    assert abs(dataclasses.replace(des, order=np.array([1, 2, 3])).estimate([2.0, 0.5, -0.5]) - byhand) < 1e-12
+    # the e-process: no bet at the first item (K_1 = 1); after differ (Y = 2) at tau' = 0.5, m_2 = (1.5 - 2) / 2 = -0.25 is above
+    # lo_2 = (0.5 / 2) * (-0.5 / 0.25) = -0.5, and at tau' = 0.2, m_2 = (0.6 - 2) / 2 = -0.7 < lo_2: a proof (capital inf)
+    ymin, ymax = np.array([0.0, -0.5, -0.5]), np.array([2.0, 0.5, 0.5])
+    w = np.array([0.45, 0.25, 0.25])
+    assert successive_log_capital([2.0], w, ymin, ymax, 0.5)[0] == 0.0
+    assert np.isfinite(successive_log_capital([2.0, 0.5], w, ymin, ymax, 0.5)).all()
+    assert successive_log_capital([2.0, 0.5], w, ymin, ymax, 0.2)[-1] == np.inf
+
+
+@pytest.mark.parametrize("control,sampling", [(True, "active"), (False, "active"), (True, "uniform"), (False, "uniform")])
+def test_false_certification_at_the_boundary(control, sampling):
     # tau = the pool's own mean of D (the boundary of H0), a user who looks after every item and stops at the first certificate,
     # each sequence a fresh random order of the informative items. 4000 sequences: SE of a rate near delta = 0.05 is
     # sqrt(0.05 * 0.95 / 4000) = 0.0034; allow 3 SE above delta.
     ann, model, gold = toy()
-    des = informative_design(ann, model, control=control, seed=0)
+    des = informative_design(ann, model, control=control, sampling=sampling, seed=0)
     codes = gold.loc[des.items].to_numpy()
     at = np.sort(des.order)
     y = des.d[at, codes[at]] - des.proxy[at]
     mu = gold_terms(ann, model, gold)["D"].mean()
     assert abs(des.mean_of_d(y.mean()) - mu) < 1e-12                          # tau' is the informative items' own mean of Y
-    R = 4000
-    x = np.random.default_rng(34).permuted(np.broadcast_to(y, (R, len(y))), axis=1)
-    t = stopping_times(x, des.terms_tau(mu), des.lo, des.hi, 0.05, des.pool)
+    R, rng = 4000, np.random.default_rng(34)
+    if sampling == "uniform":
+        x = rng.permuted(np.broadcast_to(y, (R, len(y))), axis=1)
+        t = stopping_times(x, des.terms_tau(mu), des.lo, des.hi, 0.05, des.pool)
+    else:                                                                    # each study its own order, drawn as the design draws it
+        w, yc = des.w[at], des.d[at] - des.proxy[at, None]
+        o = np.argsort(rng.exponential(size=(R, len(y))) / w, axis=1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            lk = successive_log_capital(y[o], w[o], yc.min(1)[o], yc.max(1)[o], des.terms_tau(mu))
+        t = np.where((lk >= np.log(20)).any(1), 1.0, np.inf)
     assert np.isfinite(t).mean() <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / R)
 
 
 def test_power_at_a_true_lead():
-    # the toy model leads the average annotator by about 0.1: within the pool, nearly every sequence certifies
+    # the toy model leads the average annotator by about 0.1: within the pool, nearly every sequence (uniform order) certifies
     ann, model, gold = toy()
-    des = informative_design(ann, model, seed=0)
+    des = informative_design(ann, model, sampling="uniform", seed=0)
     codes = gold.loc[des.items].to_numpy()
     at = np.sort(des.order)
     y = des.d[at, codes[at]] - des.proxy[at]
@@ -117,6 +160,7 @@ def test_refusals():
     with pytest.raises(ValueError, match="`labelled` is for replacement=False"): next_gold_items(ann, model, 5, seed=0, labelled=b1["item"])
     with pytest.raises(TypeError, match="`replacement` must be True or False"): next_gold_items(ann, model, 5, seed=0, replacement="no")
     with pytest.raises(TypeError, match="`control` must be True"): informative_design(ann, model, control="yes")
+    with pytest.raises(ValueError, match="`sampling` must be 'active'"): informative_design(ann, model, sampling="pps")
     with pytest.raises(ValueError, match="another judge"): GoldSequence(ann, model, design=informative_design(ann, gold))
     with pytest.raises(ValueError, match="`replacement` applies to the plain design"): GoldSequence(ann, model, design=des, replacement=True)
     everything = des.items[des.order]
