@@ -110,7 +110,7 @@ def active_terms(design:ActiveDesign, # the design the items were drawn from
 # %% ../../nbs/certification/27_active_gold.ipynb #ef76e5c5
 def next_gold_items(ann:Annotations, # the human labels
                     judge, # the judge's (model's) label per item
-                    n:int, # draws (with replacement) to label next; an item drawn twice keeps its one gold label
+                    n:int, # how many to label next: i.i.d. draws (an item drawn twice keeps its one gold label), or the next items of the order
                     seed:int|None=None, # seed of the draws, a new one for every batch; None: a fresh one (recorded in the `seed` column)
                     floor:float=0.2, # share of the uniform design kept: weights <= 1 / floor (replacement=True only)
                     mix:float=0.5, # weight of the uniform in the gold label's assumed distribution (replacement=True only)
@@ -389,6 +389,8 @@ def estimate(self:InformativeDesign, y, # terms Y of the first t items of the or
 def _labelled_prefix(design, labelled):
     "How many items of the order are labelled: `labelled` must be exactly its first k items (any order), else a ValueError."
     if labelled is None: return 0
+    if isinstance(labelled, (str, bytes)) or not hasattr(labelled, "__iter__"):
+        raise TypeError(f"`labelled` must be a list, Index or Series of item ids (every item of the earlier batches), got {labelled!r}.")
     got = pd.Index(pd.unique(np.asarray(list(labelled), dtype=object)))
     head = design.items[design.order[:len(got)]]
     if len(got) > design.pool or not head.isin(got).all():
