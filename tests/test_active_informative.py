@@ -210,3 +210,22 @@ def test_gold_status_with_the_design_order(tmp_path):
     assert res.returncode == 2 and "not the next 39 of the design's order" in res.stderr
     res = run("--order", "5", "--replacement")
     assert res.returncode == 2 and "--order and --replacement exclude each other" in res.stderr
+
+
+def test_sequence_on_the_weighted_order_bets_as_derived():
+    # GoldSequence with the default (weighted) design: its terms are Y in the design's order, whatever the batches; its capital
+    # is successive_log_capital on them with the design's weights and per-item ranges; plan_more runs on the design's bets
+    ann, model, gold = toy()
+    des = informative_design(ann, model, seed=21)
+    seq = GoldSequence(ann, model, design=des)
+    b1 = des.next_items(30)
+    b2 = des.next_items(45, b1["item"])
+    seq.update(gold.loc[b1["item"]][::-1]); c = seq.update(gold.loc[b2["item"]].sample(frac=1, random_state=0))
+    at = des.order[:75]
+    yc = des.d - des.proxy[:, None]
+    y = yc[at, gold.to_numpy()[at]]                                           # toy gold classes are codes 0..C-1 in item order
+    np.testing.assert_array_equal(seq.x, y)
+    lk = successive_log_capital(y, des.w[des.order], yc[des.order].min(1), yc[des.order].max(1), des.terms_tau(0.0))
+    assert abs(np.log(c.capital) - lk[-1]) < 1e-9 and abs(np.log(c.max_capital) - lk.max()) < 1e-9
+    plan = seq.plan_more(reps=30, seed=0)
+    assert plan["seed"] == 0 and 0 <= plan["certified share"] <= 1
