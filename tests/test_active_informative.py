@@ -66,6 +66,10 @@ def test_weighted_order_by_hand():
     ann, judge = hand()
     des = informative_design(ann, judge, seed=0)
     np.testing.assert_allclose(des.w, [0.0, 0.45, 0.25, 0.25], atol=1e-12)
+    fr = des.to_frame()
+    assert list(fr.columns) == ["known", "rank", "proxy", "w"] and fr.loc["agree", "rank"] == 0
+    assert sorted(fr["rank"].tolist()) == [0, 1, 2, 3]
+    assert fr["rank"].iloc[des.order].tolist() == [1, 2, 3]
     first = [informative_design(ann, judge, seed=s).order[0] == 1 for s in range(4000)]
     # P(differ first) = 0.45 / 0.95; 4000 seeds: SE sqrt(p (1 - p) / 4000) = 0.0079, allow 3 SE
     assert abs(np.mean(first) - 0.45 / 0.95) < 3 * np.sqrt(0.474 * 0.526 / 4000)
