@@ -11,10 +11,18 @@ with every gold label known):
   [34, length of the design's name]);
 * sequential, uniform: median number of gold items (drawn uniformly without replacement) until `GoldSequence`'s e-process
   certifies, a user looking after every item (400 studies);
-* sequential + active: the same with draws from `active_design` (floor 0.2, mix 0.5) and the weighted terms (400 studies,
-  up to 2N draws);
+* sequential + active i.i.d.: the same with draws from `active_design` (floor 0.2, mix 0.5) and the weighted terms (400
+  studies, up to 2N draws);
+* sequential + active without replacement: `informative_design` with its defaults (control variate on, weighted order; both
+  chosen on the three simulated designs before TweetEval's result): the items whose D is known without gold (every annotator
+  gave the judge's label) are never labelled, the others come one at a time with probability proportional to the i.i.d. active
+  design's pi among those left, and the e-process bets on the scaled terms of D - f against the shifted null (400 studies, its
+  own random stream, seed [34, 1, length of the design's name], so the other columns are unchanged); beside it the same design
+  with a uniform order (`sampling="uniform"`, seed [34, 3, length of the name]);
+* "sequential + active" in the goal columns is the without-replacement design if it meets the goal in all four designs, else
+  the i.i.d. one (the rule fixed before the run);
 * false certification at the boundary: tau set to the pool's own mean of D, 1,000 studies per procedure, over all looks
-  (uniform: the whole pool; active: up to 2N draws). SE = sqrt(0.05 * 0.95 / 1000) = 0.0069.
+  (uniform and without replacement: the whole pool; active i.i.d.: up to 2N draws). SE = sqrt(0.05 * 0.95 / 1000) = 0.0069.
 """
 import sys
 import time
@@ -28,7 +36,7 @@ from humancert.data.annotations import Annotations
 from humancert.data.datasets import load
 from humancert.certification.gold_certificate import gold_terms, mean_pvalue
 from humancert.certification.gold_sequence import stopping_times
-from humancert.certification.active_gold import active_design, active_terms
+from humancert.certification.active_gold import active_design, active_terms, informative_design, successive_log_capital
 
 OUT = Path(__file__).resolve().parent / "gold_labels.md"
 DELTA = 0.05
@@ -101,6 +109,22 @@ def active_times(des, z_pool, tau, rng, R):
     return chunked(lambda r: stopping_times(z_pool[rng.choice(des.n_items, (r, M), p=des.probability)], tau, des.lo, des.hi, DELTA), R)
 
 
+def informative_times(des, codes, tau, rng, R):
+    "Gold labels until the certificate of the design without replacement: each study a fresh order of the informative items, drawn as the design draws it."
+    at = np.sort(des.order)
+    y = des.d[at, codes[at]] - des.proxy[at]
+    if des.sampling == "uniform":
+        return chunked(lambda r: stopping_times(rng.permuted(np.broadcast_to(y, (r, len(y))), axis=1), des.terms_tau(tau), des.lo, des.hi,
+                                                DELTA, des.pool), R)
+    w, yc = des.w[at], des.d[at] - des.proxy[at, None]
+    def times(r):
+        o = np.argsort(rng.exponential(size=(r, len(y))) / w, axis=1)            # r orders by the exponential race
+        with np.errstate(over="ignore", invalid="ignore"):
+            hit = successive_log_capital(y[o], w[o], yc.min(1)[o], yc.max(1)[o], des.terms_tau(tau)) >= np.log(1 / DELTA)
+        return np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf)
+    return chunked(times, R)
+
+
 def row(name, ann, model, gold, rng):
     terms = gold_terms(ann, model, gold)
     d = terms["D"].to_numpy()
@@ -116,13 +140,59 @@ def row(name, ann, model, gold, rng):
     med = float(np.quantile(act, 0.5, method="higher"))
     fu = np.isfinite(uniform_times(d, mu, rng, 1000)).mean()
     fa = np.isfinite(active_times(des, z, float(des.probability @ z), rng, 1000)).mean()
+    wor_rng, ides = np.random.default_rng([34, 1, len(name)]), informative_design(ann, model, seed=0)       # the default: weighted order
+    wor = informative_times(ides, codes, 0.0, wor_rng, 400)
+    wmed = float(np.quantile(wor, 0.5, method="higher"))
+    boot = np.random.default_rng([34, 2, len(name)])                 # Monte Carlo SE of that median: a bootstrap of the 400 studies
+    wse = float(np.std([np.quantile(wor[boot.integers(0, len(wor), len(wor))], 0.5, method="higher") for _ in range(1000)]))
+    fw = np.isfinite(informative_times(ides, codes, mu, wor_rng, 1000)).mean()
+    uni_rng, udes = np.random.default_rng([34, 3, len(name)]), informative_design(ann, model, sampling="uniform", seed=0)
+    umed = float(np.quantile(informative_times(udes, codes, 0.0, uni_rng, 400), 0.5, method="higher"))
+    fuw = np.isfinite(informative_times(udes, codes, mu, uni_rng, 1000)).mean()
     return {"design": name, "N": len(d), "lead (mean D)": round(mu, 4), "sd D": round(float(d.std()), 3),
             "fixed-size plain, n for 80% power": n80, "fixed-size sign, n for 80% power": s80,
             "fixed-size randomised sign, n for 80% power": r80, "sequential uniform, median": float(np.median(uni)),
-            "sequential + active, median": med, "ratio (active / fixed)": round(med / n80, 3),
-            "goal (ratio <= 0.5)": "met" if med <= 0.5 * n80 else "not met",
-            "ratio (active / fixed randomised sign)": round(med / r80, 3),
-            "false cert. sequential uniform": fu, "false cert. sequential + active": fa}
+            "sequential + active i.i.d., median": med, "sequential + active without replacement, median": wmed,
+            "w/o repl.: SE of the median (bootstrap)": round(wse, 1), "w/o repl., uniform order, median": umed,
+            "known share": round(float(ides.known.mean()), 3),
+            "ratio (active i.i.d. / fixed)": round(med / n80, 3), "ratio (active w/o repl. / fixed)": round(wmed / n80, 3),
+            "_r80": r80, "false cert. sequential uniform": fu, "false cert. sequential + active i.i.d.": fa,
+            "false cert. sequential + active w/o repl.": fw, "false cert. w/o repl., uniform order": fuw}
+
+
+def goal_columns(tab):
+    "The goal columns for 'sequential + active': the design without replacement if it meets the goal in every design, else the i.i.d. one."
+    n80 = tab["fixed-size plain, n for 80% power"]
+    wor = tab["sequential + active without replacement, median"]
+    chosen = "without-replacement" if (wor <= 0.5 * n80).all() else "i.i.d."
+    med = wor if chosen == "without-replacement" else tab["sequential + active i.i.d., median"]
+    at = list(tab.columns).index("ratio (active w/o repl. / fixed)") + 1
+    tab.insert(at, "goal (ratio <= 0.5)", np.where(med <= 0.5 * n80, "met", "not met"))
+    tab.insert(at + 1, "ratio (active / fixed randomised sign)", (med / tab.pop("_r80")).round(3))
+    return tab, chosen
+
+
+def note_two(tab, chosen):
+    "Note (2), from the table's numbers: which design the goal columns use, and TweetEval's case."
+    tw = tab.iloc[0]
+    gap = 0.5 * tw["fixed-size plain, n for 80% power"] - tw["sequential + active without replacement, median"]
+    se = tw["w/o repl.: SE of the median (bootstrap)"]
+    return (f"(2) 'Sequential + active' in the goal columns is the {chosen} design (the rule: the design without replacement if it "
+            f"meets the goal in all four designs). On TweetEval-Annotated the i.i.d. active design needs "
+            f"{tw['sequential + active i.i.d., median']:g} gold labels in the median, more than uniform draws without replacement "
+            f"({tw['sequential uniform, median']:g}): on a pool of 3,000 items it loses the finite-population gain. The design without "
+            f"replacement keeps it, never labels the {tw['known share']:.1%} of items whose D is known without gold, and draws the "
+            f"others with the active design's probabilities: {tw['sequential + active without replacement, median']:g} (bootstrap SE "
+            f"{tw['w/o repl.: SE of the median (bootstrap)']:g}), a ratio of {tw['ratio (active w/o repl. / fixed)']:.3f} to the fixed-size "
+            f"n; with a uniform order of the informative items it needs {tw['w/o repl., uniform order, median']:g}. Its settings (the "
+            "control variate D - f, the weighted order) were chosen on the three simulated designs before TweetEval's result; on "
+            "TweetEval the control variate widens the terms (sd 0.527 against 0.490 for D alone, range [-0.5, 2]) and helps little "
+            "(notebook 27, 500 studies: 430.5 with it, 440.5 without, in the weighted order), "
+            "and the rule is kept. The goal is " + ("met" if gap >= 0 else "missed") + f" on TweetEval by {abs(gap):g} labels "
+            f"(the goal is {0.5 * tw['fixed-size plain, n for 80% power']:g}), "
+            + (f"{abs(gap) / se:.1f} bootstrap SEs of the median: beyond Monte Carlo error. " if abs(gap) > 3 * se else
+               "within 3 bootstrap SEs of the median: another seed can land on the other side. ")
+            + "On the simulated pools both active designs more than halve the uniform sequential median.")
 
 
 def main():
@@ -132,7 +202,7 @@ def main():
     for name, ann, model, gold in designs():
         rows.append(row(name, ann, model, gold, rng))
         print(rows[-1], file=sys.stderr)
-    tab = pd.DataFrame(rows)
+    tab, chosen = goal_columns(pd.DataFrame(rows))
     se = np.sqrt(DELTA * (1 - DELTA) / 1000)
     text = [__doc__.split("\n\n")[0].strip(), "", f"Made by `PYTHONPATH=. python benchmarks/bench_gold_labels.py` in {time.time() - t0:.0f} s (seed 34).", "",
             "\n".join(l for l in __doc__.split("\n\n", 2)[2].splitlines()), "", tab.to_markdown(index=False), "",
@@ -142,10 +212,7 @@ def main():
             "certificate in the 2-class and hard-items designs: at the end of the pool, with tau the pool's float mean and the last "
             "items at -1, N tau - S_{t-1} fell a hair below -1 by rounding and was read as a proof. `log_capital` now allows a relative "
             "rounding of 1e-9 (tests/test_gold_sequence.py::test_rounding_at_the_end_of_the_pool_is_no_proof fails on the old code). "
-            "(2) On TweetEval-Annotated the goal is not met: the active design (drawing with replacement) needs more gold labels than "
-            "uniform draws without replacement from its small pool of 3,000 items, and uniform sequential alone needs about half "
-            "(0.52) of the fixed-size n. On the simulated pools of 4,000 items active selection more than halves the uniform "
-            "sequential median. (3) The goal's baseline stays the plain certificate, as the issue defines it (today's default when the "
+            + note_two(tab, chosen) + " (3) The goal's baseline stays the plain certificate, as the issue defines it (today's default when the "
             "issue was filed). Beside it, the fixed-size sign tests of the issue's item 1: the randomised sign test, "
             "`certify_with_gold`'s default now, needs fewer gold items than the plain certificate for 80 % power, so against it the "
             "sequential + active ratio is larger (last ratio column). The two sign columns come from independent draws (300 subsets "

@@ -224,6 +224,9 @@ for _name in ("cohen_kappa", "scott_pi"):                             # two rate
     SEED_CASES[_name] = (lambda s, f=getattr(humancert, _name): f(WIDE.iloc[:, 0], WIDE.iloc[:, 1], seed=s, **_BOOT), _field_seed,
                          lambda r: (r.value, r.ci, r.se))
 
+if "informative_design" in humancert.__all__:      # issue 34's design without replacement: a case once the lead exports it
+    SEED_CASES["informative_design"] = (lambda s: humancert.informative_design(ANN, MODEL, seed=s), _field_seed, lambda d: d.order.tolist())
+
 SEED_EXCEPTIONS = {
     "simulate_annotators": "a building block returning a bare array of labels: nothing to record the seed in (pass an int to repeat)",
 }

@@ -6,7 +6,7 @@ Docs: https://humancert.github.io/humancert/certification/active_gold.html.md"""
 
 # %% auto #0
 __all__ = ['differences_by_class', 'ActiveDesign', 'active_design', 'active_terms', 'next_gold_items', 'ActiveCertificate',
-           'certify_active']
+           'certify_active', 'InformativeDesign', 'informative_design', 'successive_log_capital']
 
 # %% ../../nbs/certification/27_active_gold.ipynb #6e5112d3
 from dataclasses import dataclass
@@ -19,6 +19,7 @@ import pandas as pd
 from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel
 from .finite import check_delta
 from .gold_certificate import _check_gold, _level, mean_pvalue, mean_lower_limit
+from .gold_sequence import log_capital, null_means, agrapa_bets, _EPS
 
 # %% ../../nbs/certification/27_active_gold.ipynb #2d495bc9
 def differences_by_class(ann:Annotations, # the human labels
@@ -109,14 +110,23 @@ def active_terms(design:ActiveDesign, # the design the items were drawn from
 # %% ../../nbs/certification/27_active_gold.ipynb #ef76e5c5
 def next_gold_items(ann:Annotations, # the human labels
                     judge, # the judge's (model's) label per item
-                    n:int, # draws (with replacement) to label next; an item drawn twice keeps its one gold label
+                    n:int, # how many to label next: i.i.d. draws (an item drawn twice keeps its one gold label), or the next items of the order
                     seed:int|None=None, # seed of the draws, a new one for every batch; None: a fresh one (recorded in the `seed` column)
-                    floor:float=0.2, # share of the uniform design kept: weights <= 1 / floor
-                    mix:float=0.5, # weight of the uniform in the gold label's assumed distribution
+                    floor:float=0.2, # share of the uniform design kept: weights <= 1 / floor (replacement=True only)
+                    mix:float=0.5, # weight of the uniform in the gold label's assumed distribution (replacement=True only)
+                    replacement:bool=True, # True: i.i.d. draws of `active_design`; False: the next items of `informative_design`'s fixed order (one seed for all batches)
+                    labelled=None, # replacement=False: the item ids labelled so far (all earlier batches); None: none yet
                    ) -> pd.DataFrame:
-    "The items to label next, drawn i.i.d. with the active design's probabilities, with their inverse-probability weights 1 / (N pi)."
+    "The items to label next: i.i.d. draws of the active design with weights 1 / (N pi), or the next items of the informative design's order."
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"`n` must be an int >= 1 (how many draws to label next), got {n!r}.")
+    if not isinstance(replacement, bool): raise TypeError(f"`replacement` must be True or False, got {replacement!r}.")
+    if not replacement:
+        if labelled is not None and len(labelled) and seed is None:
+            raise ValueError("`seed`: a later batch of the design without replacement needs the seed of the first batch (its `seed` "
+                             "column): the order is one random permutation fixed before any gold label.")
+        return informative_design(ann, judge, seed=seed).next_items(int(n), labelled)
+    if labelled is not None: raise ValueError("`labelled` is for replacement=False (a fixed order); i.i.d. draws do not depend on it: drop it.")
     seed = seed_used(seed)
     rng = np.random.default_rng(seed)
     design = active_design(ann, judge, floor, mix)
@@ -128,6 +138,10 @@ def _design_rows(design, draws):
     "Positions in the design of the drawn items, checked: a DataFrame with `item` and `weight`, weights of this very design."
     if not isinstance(draws, pd.DataFrame) or not {"item", "weight"} <= set(draws.columns):
         raise TypeError(f"`draws` must be the DataFrame of next_gold_items (columns 'item' and 'weight'), got {type(draws).__name__}.")
+    if "rank" in draws.columns:
+        raise ValueError("`draws` come from the design without replacement (next_gold_items(..., replacement=False)): its weighted bound "
+                         "assumes i.i.d. draws; certify them with GoldSequence(ann, model, design=informative_design(ann, model, seed=...)), "
+                         "whose certificate is valid at a size fixed in advance as well as over all looks.")
     at = design.items.get_indexer(pd.Index(draws["item"]))
     if (at < 0).any():
         raise ValueError(f"`draws`: item(s) {draws['item'][at < 0].tolist()[:3]} are not items of the design (items with human labels).")
@@ -157,8 +171,32 @@ def _labels_for_draws(seq, design, gold, draws):
 @patch
 def batch_terms(self:ActiveDesign, seq, gold, draws):
     "(positions of new gold items, their codes, the weighted terms of every draw) for GoldSequence.update."
+    if draws is None: raise ValueError("`draws`: an active sequence needs the rows of next_gold_items that `gold` answers.")
     at, pos_new, codes_new, codes = _labels_for_draws(seq, self, gold, draws)
     return pos_new, codes_new, active_terms(self, at, codes)
+
+@patch(as_prop=True)
+def pool(self:ActiveDesign):
+    "None: active draws are i.i.d., so the e-process's null mean is tau at every step (no finite pool)."
+    return None
+
+@patch
+def terms_tau(self:ActiveDesign, tau:float, # the claim: mean of D > tau
+             ) -> float:
+    "The bound on the terms' mean under H0: tau itself (the weighted terms are unbiased for the mean of D)."
+    return float(tau)
+
+@patch
+def mean_of_d(self:ActiveDesign, m:float, # a mean (or confidence limit) of the terms
+             ) -> float:
+    "The mean of D a mean of the terms stands for: the same number."
+    return float(m)
+
+@patch
+def estimate(self:ActiveDesign, z, # the weighted terms so far
+            ) -> float:
+    "The mean of D the terms stand for: their mean (each is unbiased for it)."
+    return float(np.mean(z))
 
 # %% ../../nbs/certification/27_active_gold.ipynb #e75b5f16
 @dataclass(frozen=True)
@@ -211,3 +249,187 @@ def certify_active(ann:Annotations, # the human labels
     score = -1.0 if est <= tau else 1.0 - p
     return ActiveCertificate(score >= 1 - delta, score, mean_lower_limit(z, design.lo, design.hi, delta, "betting"), est,
                              len(z), int(len(set(at))), design.lo, design.hi, delta, float(tau))
+
+# %% ../../nbs/certification/27_active_gold.ipynb #7f586a3d
+_KNOWN_TOL = 1e-12   # D_i(c) - D_i(c') is 0 or at least 1/(labels of the item): any tolerance far below that separates the two
+
+@dataclass(frozen=True, repr=False)
+class InformativeDesign:
+    "Gold drawn without replacement in a random order fixed before any gold label, among the items whose D depends on it; the others' D is known."
+    items: pd.Index       # the N items with at least one human label
+    d: np.ndarray         # D_i(c) for every item and class
+    proxy: np.ndarray     # f_i, the control variate (0 everywhere without one)
+    known: np.ndarray     # True where D_i(c) is the same for every class: D_i known without gold, never labelled
+    order: np.ndarray     # positions (in items) of the informative items, in the order they are to be labelled
+    lo: float             # smallest possible term D_i(c) - f_i over informative items and classes
+    hi: float             # largest possible term
+    seed: int             # seed of the order: the same seed, the same order
+    control: bool         # True: terms D - f (the proxy as control variate); False: D
+    w: np.ndarray         # per item: its weight in the successive draws (1 for every informative item when uniform, 0 for known items)
+    sampling: str         # "active": each next item with probability w_i / (sum of w over the items not yet drawn); "uniform"
+    kind = "active without replacement"
+    ordered = True        # GoldSequence keeps the design's order (a term depends on its rank)
+    @property
+    def n_items(self): return len(self.items)
+    @property
+    def pool(self): return len(self.order)                       # N_I, drawn without replacement
+    @property
+    def scale(self):
+        "Per rank t: W_t / (R_t w), W_t the weight of the items not yet drawn, R_t their number (1 everywhere when uniform)."
+        w = self.w[self.order]
+        return np.cumsum(w[::-1])[::-1] / ((self.pool - np.arange(self.pool)) * w)
+    @property
+    def weight(self): return self.pool / self.n_items * self.scale   # per rank: 1 / (N q_t), q_t the draw's probability
+    @property
+    def known_sum(self): return float(self.d[self.known, 0].sum())
+    def __repr__(self):
+        return (f"InformativeDesign(N={self.n_items}: {int(self.known.sum())} known without gold, {self.pool} informative in a fixed "
+                f"random order (seed {self.seed}, {self.sampling}); terms {'D - f' if self.control else 'D'} in [{self.lo:+.3f}, {self.hi:+.3f}])")
+    def to_frame(self) -> pd.DataFrame:
+        "Per item: known or not, its rank in the order (0 for known items), the proxy and the sampling weight."
+        rank = np.zeros(self.n_items, dtype=int); rank[self.order] = np.arange(1, self.pool + 1)
+        return pd.DataFrame({"known": self.known, "rank": rank, "proxy": self.proxy, "w": self.w}, index=self.items)
+
+# %% ../../nbs/certification/27_active_gold.ipynb #f4555c1d
+def _check_informative_args(ann, control, sampling, seed):
+    "The arguments of informative_design, each refused with its name and what it must be; the seed used."
+    check_annotations(ann)
+    if not isinstance(control, bool):
+        raise TypeError(f"`control` must be True (bet on D - f, the proxy as control variate) or False (bet on D), got {control!r}.")
+    if sampling not in ("active", "uniform"):
+        raise ValueError(f"`sampling` must be 'active' (probabilities of the active design, without replacement) or 'uniform', got {sampling!r}.")
+    return seed_used(seed)
+
+def informative_design(ann:Annotations, # the human labels
+                       judge, # the judge's (model's) label per item
+                       control:bool=True, # bet on D - f (the proxy as control variate); False: on D
+                       sampling:str="active", # "active": the next item with probability proportional to active_design's pi; "uniform"
+                       seed:int|None=None, # seed of the order, one for all batches; None: a fresh one (recorded in `seed`)
+                      ) -> InformativeDesign:
+    "Never label items whose D is known; label the others without replacement in a random order fixed now (weighted by the active design); terms D - f."
+    seed = _check_informative_args(ann, control, sampling, seed)
+    d = differences_by_class(ann, judge)
+    counts = ann.to_counts().to_numpy(dtype=np.float64)
+    keep = counts.sum(1) > 0
+    p = counts[keep] / counts[keep].sum(1, keepdims=True)
+    known = np.ptp(d, axis=1) <= _KNOWN_TOL
+    if known.all():
+        raise ValueError("`ann`, `judge`: every annotator gave the judge's label on every item, so D = 0 is known everywhere without "
+                         "gold: no gold label can change the lead (0), and there is nothing to draw.")
+    f = (p * d).sum(1) if control else np.zeros(len(d))
+    inf, rng = np.flatnonzero(~known), np.random.default_rng(seed)
+    w = np.where(known, 0.0, active_design(ann, judge).probability if sampling == "active" else 1.0)
+    order = rng.permutation(inf) if sampling == "uniform" else inf[np.argsort(rng.exponential(size=len(inf)) / w[inf], kind="stable")]
+    y = d[~known] - f[~known, None]
+    return InformativeDesign(ann.items[keep], d, f, known, order, float(y.min()), float(y.max()), seed, control, w, sampling)
+
+# %% ../../nbs/certification/27_active_gold.ipynb #3fe440a1
+@patch
+def terms_tau(self:InformativeDesign, tau:float, # the claim: mean of D over the N items > tau
+             ) -> float:
+    "tau' = (N tau - sum of the known D - sum of f over the informative items) / N_I: H0 on the mean of D is H0 on the terms' mean."
+    return float((self.n_items * tau - self.known_sum - self.proxy[self.order].sum()) / self.pool)
+
+@patch
+def mean_of_d(self:InformativeDesign, m:float, # a mean (or confidence limit) of the terms D - f over the informative items
+             ) -> float:
+    "The mean of D over the N items that a mean m of the terms stands for: (sum of the known D + sum of f + N_I m) / N."
+    return float((self.known_sum + self.proxy[self.order].sum() + self.pool * m) / self.n_items)
+
+InformativeDesign.matches = ActiveDesign.matches      # the same check: the same items and the same D_i(c)
+
+# %% ../../nbs/certification/27_active_gold.ipynb #cd1c51bf
+def _suffix_extreme(v, op):
+    "Per rank t: op (np.minimum or np.maximum) over ranks t, t+1, ... of the last axis."
+    return np.flip(op.accumulate(np.flip(v, -1), axis=-1), -1)
+
+def successive_log_capital(y, # the terms Y in the order drawn (1-d, or one row per sequence); the first t of the order
+                           w, # the weights of the items in the whole order (all N_I ranks; rows like y, or 1-d for one order)
+                           ymin, # per rank of the whole order: the item's smallest possible term min_c Y_i(c)
+                           ymax, # per rank of the whole order: its largest possible term
+                           tau:float, # the bound on the mean of Y over the N_I items under H0
+                           cap:float=0.5, # largest share of the capital a bet risks
+                          ) -> np.ndarray:
+    "log K_t for an order drawn without replacement with probabilities w_i / (weight left): bets on Z_t = Y_t W_t / (R_t w_t) against the null means of Y."
+    y, w = np.asarray(y, dtype=np.float64), np.asarray(w, dtype=np.float64)
+    n, t = w.shape[-1], y.shape[-1]
+    per = np.flip(np.cumsum(np.flip(w, -1), -1), -1) / (n - np.arange(n))     # W_t / R_t
+    lo = (_suffix_extreme(np.asarray(ymin) / w, np.minimum) * per)[..., :t]
+    hi = (_suffix_extreme(np.asarray(ymax) / w, np.maximum) * per)[..., :t]
+    z = y * (per / w)[..., :t]
+    m = null_means(y, tau, n)
+    lam = agrapa_bets(z, m, lo, hi, cap)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        step = np.log1p(lam * (z - m))
+    step = np.where(m < lo - _EPS * (hi - lo), np.inf, step)                 # the items left cannot bring the mean down to tau
+    return np.cumsum(step, axis=-1)
+
+# %% ../../nbs/certification/27_active_gold.ipynb #65105178
+@patch
+def log_capital(self:InformativeDesign, y, # terms Y of the first t items of the order, in order (1-d, or one row per continuation)
+                tau:float, # the bound on the terms' mean under H0 (terms_tau)
+                cap:float=0.5, # largest share of the capital a bet risks
+               ) -> np.ndarray:
+    "The sequence's e-process on this design: log_capital on Y for a uniform order (one range), successive_log_capital for a weighted one."
+    if self.sampling == "uniform": return log_capital(y, tau, self.lo, self.hi, self.pool, cap)
+    yc = self.d[self.order] - self.proxy[self.order, None]
+    return successive_log_capital(y, self.w[self.order], yc.min(1), yc.max(1), tau, cap)
+
+@patch
+def estimate(self:InformativeDesign, y, # terms Y of the first t items of the order, in order
+            ) -> float:
+    "The mean of D the terms so far stand for, unbiased under the design: mean_of_d of the mean of Y (uniform) or of mean_t (S_{t-1} + R_t Z_t) / N_I."
+    y = np.asarray(y, dtype=np.float64)
+    if self.sampling == "uniform": return self.mean_of_d(y.mean())
+    t = len(y)
+    total = np.cumsum(y) - y + (self.pool - np.arange(t)) * y * self.scale[:t]
+    return self.mean_of_d(total.mean() / self.pool)
+
+# %% ../../nbs/certification/27_active_gold.ipynb #b6ece458
+def _labelled_prefix(design, labelled):
+    "How many items of the order are labelled: `labelled` must be exactly its first k items (any order), else a ValueError."
+    if labelled is None: return 0
+    if isinstance(labelled, (str, bytes)) or not hasattr(labelled, "__iter__"):
+        raise TypeError(f"`labelled` must be a list, Index or Series of item ids (every item of the earlier batches), got {labelled!r}.")
+    got = pd.Index(pd.unique(np.asarray(list(labelled), dtype=object)))
+    head = design.items[design.order[:len(got)]]
+    if len(got) > design.pool or not head.isin(got).all():
+        raise ValueError(f"`labelled`: the {len(got)} item(s) given are not the first {len(got)} of the design's order (e.g. "
+                         f"{got.difference(head)[:3].tolist()} are not among them): pass every item of the earlier batches of "
+                         "next_gold_items(..., replacement=False) with the same seed, and no other (known items are never labelled).")
+    return len(got)
+
+@patch
+def next_items(self:InformativeDesign, n:int, # how many items to label next
+               labelled=None, # the item ids labelled so far (every earlier batch); None: none yet
+              ) -> pd.DataFrame:
+    "The next n items of the order after the labelled ones (fewer at the end of the pool), with weight 1 / (N q_t), rank and seed."
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"`n` must be an int >= 1 (how many items to label next), got {n!r}.")
+    done = _labelled_prefix(self, labelled)
+    if done == self.pool:
+        raise ValueError(f"`labelled`: all {self.pool} informative items are labelled; the pool has no item left (the certificate is final).")
+    at = self.order[done:done + int(n)]
+    return pd.DataFrame({"item": self.items[at], "weight": self.weight[done:done + len(at)], "rank": np.arange(done + 1, done + len(at) + 1), "seed": self.seed})
+
+# %% ../../nbs/certification/27_active_gold.ipynb #b5a27fde
+@patch
+def batch_terms(self:InformativeDesign, seq, # the GoldSequence being updated
+                gold:pd.Series, # gold labels of the next items of the order (a whole batch, any order)
+                draws=None, # optional: the rows of next_gold_items these labels answer (their items are checked)
+               ):
+    "(positions of the new gold items, their codes, their terms D - f in the design's order) for GoldSequence.update."
+    if isinstance(gold, pd.Series) and gold.isna().any():
+        raise ValueError(f"`gold`: {int(gold.isna().sum())} label(s) are missing; label every item of the batch (a skipped item breaks the random order).")
+    pos, codes = _check_gold(seq.ann, gold, min_gold=1)
+    at = self.items.get_indexer(seq.ann.items[pos])
+    want = self.order[len(seq.x):len(seq.x) + len(at)]
+    if len(want) < len(at) or not np.isin(at, want).all():
+        raise ValueError(f"`gold`: the items given are not the next {len(at)} of the design's order (ranks {len(seq.x) + 1} on; e.g. "
+                         f"{seq.ann.items[pos[~np.isin(at, want)]][:3].tolist()} are not): label the batches of next_gold_items(..., "
+                         "replacement=False) in full, each once (a skipped, extra or known item would break the random order).")
+    if draws is not None and not pd.Index(draws["item"]).sort_values().equals(seq.ann.items[pos].sort_values()):
+        raise ValueError("`draws`: its items are not the items of `gold`; pass the batch of next_gold_items these labels answer.")
+    k = np.argsort(pd.Index(want).get_indexer(at))            # the design's order
+    pos, codes, at = pos[k], codes[k], at[k]
+    return pos, codes, self.d[at, codes] - self.proxy[at]

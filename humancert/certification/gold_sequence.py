@@ -68,11 +68,12 @@ def log_capital(x, # the observed values in order (1-d or one row per sequence)
     return np.cumsum(step, axis=-1)
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #6bb507bf
-def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401):
+def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401, capital=None):
     "Lower confidence sequence for the pool mean after the last value: the smallest grid mean never rejected, one grid step down."
+    capital = capital or (lambda x, m: log_capital(x, m, lo, hi, pool, cap))   # a design may bet otherwise (capital(x, tau) -> log K)
     ms = np.linspace(lo, hi, grid)                         # m = lo is never rejected (no bet can win there): start above it
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        ever = np.array([log_capital(x, m, lo, hi, pool, cap).max() for m in ms[1:]]) >= np.log(1 / delta)
+        ever = np.array([capital(x, m).max() for m in ms[1:]]) >= np.log(1 / delta)
     if ever.all(): return float(hi)
     return float(ms[int(np.argmin(ever))])                 # the grid point below the first one never rejected
 
@@ -125,10 +126,10 @@ def _check_sequence_args(ann, confidence, tau, replacement, cap, seed, design=No
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
     if not isinstance(replacement, bool):
         raise TypeError(f"`replacement` must be True (gold items drawn i.i.d.) or False (without replacement from the items), got {replacement!r}.")
-    if design is not None and not all(hasattr(design, a) for a in ("batch_terms", "items", "lo", "hi", "matches")):
-        raise TypeError(f"`design` must be an active design (active_design(ann, judge)) or None, got {type(design).__name__}.")
+    if design is not None and not all(hasattr(design, a) for a in ("batch_terms", "items", "lo", "hi", "matches", "pool", "terms_tau", "mean_of_d")):
+        raise TypeError(f"`design` must be an active design (active_design or informative_design(ann, judge)) or None, got {type(design).__name__}.")
     if design is not None and (replacement or not design.items.isin(ann.items).all()):
-        raise ValueError("`design`: " + ("`replacement` applies to the plain design (active draws are always i.i.d.); drop it."
+        raise ValueError("`design`: " + ("`replacement` applies to the plain design (the design fixes how items are drawn); drop it."
                          if replacement else "its items are not items of `ann`; build it with active_design on the same annotations."))
     if design is not None and model is not None and not design.matches(ann, model):
         raise ValueError("`design` was built from other annotations or another judge than `ann` and `model`, so its weighted terms "
@@ -144,7 +145,7 @@ class GoldSequence:
                  model, # the model's label per item (Series indexed by item, or in item order)
                  confidence:float=0.95, # certified at this level (1 - delta), simultaneously over all looks
                  tau:float=0.0, # the claim: model's oracle accuracy - average annotator's > tau
-                 design=None, # an active design (`active_design`): gold items drawn with its probabilities, weighted terms
+                 design=None, # `active_design` (i.i.d. draws, weighted terms) or `informative_design` (without replacement, terms D - f)
                  replacement:bool=False, # plain design: True if gold items are drawn i.i.d. (claim about their distribution)
                  cap:float=0.5, # largest share of the capital a bet risks
                  seed:int|None=0, # seed of the random order within each batch; None: a fresh one (recorded in `seed` and the certificates)
@@ -157,8 +158,9 @@ class GoldSequence:
         self.labelled = np.zeros(ann.n_items, dtype=bool)     # items whose gold label has been given
         self.gold_codes = np.full(ann.n_items, -1)
         self.n_labels = ann.to_counts().to_numpy(dtype=np.float64).sum(1)
-        self.pool = None if (replacement or design is not None) else int((self.n_labels > 0).sum())
+        self.pool = (None if replacement else int((self.n_labels > 0).sum())) if design is None else design.pool
         self.lo, self.hi = (-1.0, 1.0) if design is None else (design.lo, design.hi)
+        self.tau_terms = self.tau if design is None else design.terms_tau(self.tau)   # H0 on the terms' mean (a design may shift it)
         self.x, self.history = np.zeros(0), []
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #b0d436e1
@@ -187,26 +189,38 @@ def _plain_terms(self:GoldSequence, gold):
 # %% ../../nbs/certification/26_gold_sequence.ipynb #86ab46b6
 def _population(self:GoldSequence):
     "What the claim is about, in words."
+    if self.design is not None and self.pool is not None:
+        return (f"mean of D over the {self.design.n_items} items with human labels ({self.design.n_items - self.pool} known without gold; "
+                f"gold drawn without replacement from the {self.pool} others, terms {'D - f' if self.design.control else 'D'})")
     if self.design is not None: return f"mean of D over the {self.design.n_items} items of the active design (draws i.i.d., weighted)"
     if self.pool is None: return "mean of D over the distribution the gold items are drawn from (i.i.d.)"
     return f"mean of D over the {self.pool} items with human labels (gold drawn uniformly without replacement)"
 
 @patch
+def _capital(self:GoldSequence, x, # terms in order (1-d, or one row per continuation)
+             tau:float, # the bound on the terms' mean under H0
+            ):
+    "log K_t of the terms: the design's own bets if it has them (unequal probabilities without replacement), else log_capital."
+    if hasattr(self.design, "log_capital"): return self.design.log_capital(x, tau, self.cap)
+    return log_capital(x, tau, self.lo, self.hi, self.pool, self.cap)
+
+@patch
 def _certify(self:GoldSequence):
     "The certificate of the terms seen so far (the capital's running maximum includes every item, not only look ends)."
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        lk = log_capital(self.x, self.tau, self.lo, self.hi, self.pool, self.cap)
+        lk = self._capital(self.x, self.tau_terms)
     top = float(lk.max())
     score = float(max(0.0, -np.expm1(-top)))
-    lower = _lower_sequence(self.x, self.lo, self.hi, self.delta, self.pool, self.cap)
+    to_d = (lambda m: float(m)) if self.design is None else self.design.mean_of_d       # a mean of the terms -> the mean of D
+    lower = to_d(_lower_sequence(self.x, self.lo, self.hi, self.delta, self.pool, self.cap, capital=self._capital))
     return SequentialCertificate(bool(top >= np.log(1 / self.delta)), score, float(np.exp(lk[-1])), float(np.exp(top)), lower,
-                                 float(self.x.mean()), len(self.x), len(self.history), self.delta, self.tau, _population(self), self.seed)
+                                 float(self.x.mean()) if self.design is None else self.design.estimate(self.x), len(self.x), len(self.history), self.delta, self.tau, _population(self), self.seed)
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #8fa7ccbd
 @patch
 def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexed by item id (any number)
-           draws:pd.DataFrame|None=None, # active design only: the rows of `next_gold_items` these labels answer
-           shuffle:bool=True, # bet on the batch in a random order; False: in the order given (the order the items were drawn)
+           draws:pd.DataFrame|None=None, # a design only: the rows of `next_gold_items` these labels answer (needed for i.i.d. active draws)
+           shuffle:bool=True, # bet on the batch in a random order; False: in the order given (a design without replacement keeps its own order)
           ) -> SequentialCertificate:
     "Add a batch of gold labels (bets in a random order within the batch) and return the certificate valid over all looks."
     if not isinstance(shuffle, bool): raise TypeError(f"`shuffle` must be True or False, got {shuffle!r}.")
@@ -214,12 +228,12 @@ def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexe
         if draws is not None: raise ValueError("`draws` is for an active design (GoldSequence(..., design=active_design(...))); drop it.")
         pos, codes, terms = self._plain_terms(gold)
     else:
-        if draws is None: raise ValueError("`draws`: an active sequence needs the rows of next_gold_items that `gold` answers.")
         pos, codes, terms = self.design.batch_terms(self, gold, draws)
     if self.pool is not None and len(self.x) + len(terms) > self.pool:
         raise ValueError(f"`gold`: {len(self.x) + len(terms)} gold items in all, more than the {self.pool} items with human labels.")
     self.labelled[pos], self.gold_codes[pos] = True, codes
-    self.x = np.r_[self.x, terms[self._rng.permutation(len(terms))] if shuffle else terms]
+    mix = shuffle and not getattr(self.design, "ordered", False)       # an ordered design's terms depend on their rank
+    self.x = np.r_[self.x, terms[self._rng.permutation(len(terms))] if mix else terms]
     self.history.append(len(self.x))
     self.last = self._certify()
     return self.last
@@ -239,7 +253,7 @@ def stop(self:GoldSequence) -> bool:
 @patch
 def to_frame(self:GoldSequence) -> pd.DataFrame:
     "One row per look: gold items so far, capital, S and the verdict (recomputed from the stored terms)."
-    lk = log_capital(self.x, self.tau, self.lo, self.hi, self.pool, self.cap) if len(self.x) else np.zeros(0)
+    lk = self._capital(self.x, self.tau_terms) if len(self.x) else np.zeros(0)
     ends = np.asarray(self.history, dtype=int) - 1
     best = np.maximum.accumulate(lk)[ends] if len(lk) else np.zeros(0)
     return pd.DataFrame({"n_gold": ends + 1, "capital": np.exp(lk[ends]), "S": np.maximum(0, -np.expm1(-best)),
@@ -248,7 +262,7 @@ def to_frame(self:GoldSequence) -> pd.DataFrame:
 @patch
 def __repr__(self:GoldSequence):
     st = f"{self.last!r}" if self.history else "no gold labels yet"
-    return f"GoldSequence(delta={self.delta:g}, tau={self.tau:g}, {'active' if self.design is not None else 'plain'}: {st})"
+    return f"GoldSequence(delta={self.delta:g}, tau={self.tau:g}, {'plain' if self.design is None else getattr(self.design, 'kind', 'active')}: {st})"
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #3bf6473c
 @patch
@@ -264,7 +278,8 @@ def plan_more(self:GoldSequence, reps:int=200, # simulated continuations
     room = max_more if self.pool is None else min(max_more, self.pool - len(self.x))
     if room <= 0: return {"median": np.inf, "p90": np.inf, "certified share": 0.0, "seed": seed}
     more = rng.choice(self.x, size=(int(reps), room))
-    t = stopping_times(np.c_[np.broadcast_to(self.x, (int(reps), len(self.x))), more], self.tau, self.lo, self.hi,
-                       self.delta, self.pool, self.cap) - len(self.x)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        hit = self._capital(np.c_[np.broadcast_to(self.x, (int(reps), len(self.x))), more], self.tau_terms) >= np.log(1 / self.delta)
+    t = np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf) - len(self.x)   # as stopping_times, with the design's bets
     q = np.quantile(t, [0.5, 0.9], method="higher")           # an order statistic: inf when too few continuations certify
     return {"median": float(q[0]), "p90": float(q[1]), "certified share": float(np.isfinite(t).mean()), "seed": seed}

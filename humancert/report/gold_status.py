@@ -14,12 +14,14 @@ import numpy as np
 import pandas as pd
 
 from ..certification.gold_sequence import GoldSequence
+from ..certification.active_gold import informative_design
 
 # %% ../../nbs/report/92_gold_status.ipynb #3e3412b6
 def _status_text(seq, model, reps, seed):
     "The printed status: the certificate, then the stop rule's verdict or the planner's expectation."
     c = seq.certificate
-    head = (f"Gold status of model {model!r} against the average annotator: {c.n_gold} gold items (in the gold file's order), "
+    where = "in the gold file's order" if seq.design is None else f"in the order of informative_design, seed {seq.design.seed}"
+    head = (f"Gold status of model {model!r} against the average annotator: {c.n_gold} gold items ({where}), "
             f"level {1 - c.delta:.0%} valid over all looks, claim mean D > {c.tau:g}.")
     if c.certified: verdict = "Certified: stop labelling (the certificate stays valid whenever you looked)."
     else:
@@ -29,15 +31,24 @@ def _status_text(seq, model, reps, seed):
                    if np.isfinite(more["median"]) else
                    f"Continuing with items like those labelled so far, only {more['certified share']:.0%} of simulated continuations certify: "
                    "the lead may be too small (or absent)."))
-    return "\n".join([head, repr(c), verdict])
+    lines = [head, repr(c), verdict]
+    if seq.design is not None and not c.certified and len(seq.x) < seq.pool:
+        nxt = seq.design.items[seq.design.order[len(seq.x):len(seq.x) + 10]].tolist()
+        lines.append(f"Next to label (the design's order): {', '.join(map(str, nxt))}{' ...' if len(seq.x) + 10 < seq.pool else ''}")
+    return "\n".join(lines)
 
 # %% ../../nbs/report/92_gold_status.ipynb #e0c4c22d
-def _check_status_args(model, gold, reps):
+def _check_status_args(model, gold, reps, order=None, replacement=False):
     "Refuse a call without the model or the gold labels, naming the option."
     if model is None: raise ValueError("--model is needed: the model's labels, a column of INPUT or a file (item id, label).")
     if gold is None: raise ValueError("--gold is needed: a file of gold labels (item id, gold label, rows in the order labelled) or a column of INPUT.")
     if isinstance(reps, bool) or not isinstance(reps, int) or reps < 10:
         raise ValueError(f"--reps must be an integer >= 10 (simulated continuations for the planner), got {reps!r}.")
+    if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 0):
+        raise ValueError(f"--order must be an integer >= 0 (the seed of informative_design's order the gold items follow), got {order!r}.")
+    if order is not None and replacement is True:
+        raise ValueError("--order and --replacement exclude each other: --order says the gold follows informative_design's order, "
+                         "drawn without replacement; drop one.")
 
 # %% ../../nbs/report/92_gold_status.ipynb #a339be67
 def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `humancert report`)
@@ -54,15 +65,17 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
                 replacement:bool=False, # gold items drawn i.i.d. (default: uniformly without replacement from the items)
                 reps:int=200, # simulated continuations behind the expected number of further gold items
                 seed:int=0, # seed of the planner's simulation
+                order:int=None, # gold drawn in the order of informative_design with this seed (next_gold_items(..., replacement=False)); default: uniformly
                 delta:float=None, # old name: failure probability 1 - confidence; kept working
                ) -> str:
     "Sequential gold certificate (valid over all looks) and the gold items the planner still expects."
     from humancert.report.cli import read_labels, _gold_labels    # cli registers this command: imported here, not at load
-    _check_status_args(model, gold, reps)
+    _check_status_args(model, gold, reps, order, replacement)
     if input is None: raise ValueError("INPUT is needed: the labels file.")
     lf = read_labels(input, format, item, annotator, label, missing, labels, None, model, None)
     ann, g = _gold_labels(gold, None, input, format, item, lf.annotations, lf.model, False)
-    seq = GoldSequence(ann, lf.model, 0.95 if confidence is None else confidence, tau, replacement=replacement, delta=delta)
+    design = None if order is None else informative_design(ann, lf.model, seed=order)
+    seq = GoldSequence(ann, lf.model, 0.95 if confidence is None else confidence, tau, design, replacement=replacement, delta=delta)
     seq.update(g, shuffle=False)
     return _status_text(seq, model, reps, seed)
 
