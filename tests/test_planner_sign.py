@@ -128,7 +128,8 @@ def test_procedures_plan_the_default_test():
     (lambda: plan_gold_study(0.05, 0.4, test="plain", discordance=0.3), r"`discordance` is the sign test's"),
     (lambda: plan_gold_study(0.05, 0.4, test="sign", tau=0.01), r"`tau` must be 0 for test='sign'"),
     (lambda: plan_gold_study(0.05, 0.4, test="betting"), r"`test` must be 'auto' or one of"),
-    (lambda: plan_gold_study(0.05, 0.4, tail="normal", proxy_correlation=0.3, n_items=1000), r"pass test='plain'"),
+    (lambda: plan_gold_study(0.05, 0.4, test="randomised sign", tail="normal", proxy_correlation=0.3, n_items=1000), r"pass test='plain'"),
+    (lambda: plan_gold_study(0.05, 0.4, test="sign", tail="hoeffding"), r"`tail` is the plain plan's"),
     (lambda: plan_gold_study(0.0, 0.4), r"nothing can be certified"),
     (lambda: gold_discordance_bound([["a"]], ["a"]), r"`ann` must be humancert Annotations"),
 ])
@@ -148,3 +149,12 @@ def test_power_rises_with_n():
     for lead, pi in ((0.05, 0.35), (0.05, 1.0), (0.1, 0.5), (0.02, 0.2)):
         p = np.array([sign_test_power(n, lead, pi) for n in range(1, 2001)])
         assert np.diff(p).min() >= -1e-12, (lead, pi)
+
+
+def test_auto_with_a_plain_option_plans_the_plain_certificate():
+    "A chosen tail or a PPI++ proxy is the plain plan's: 'auto' then plans the plain certificate, the same n as test='plain'; without them, the sign test."
+    from humancert.certification.planner import plan_gold_study
+    assert plan_gold_study(0.05, 0.4, tail="hoeffding").test == "plain"
+    assert plan_gold_study(0.05, 0.4, tail="hoeffding").n_gold == plan_gold_study(0.05, 0.4, tail="hoeffding", test="plain").n_gold
+    assert plan_gold_study(0.05, 0.4, tail="normal", proxy_correlation=0.3, n_items=5000).test == "plain"
+    assert plan_gold_study(0.05, 0.4).test == "randomised sign"

@@ -335,16 +335,18 @@ def _gold_plan_test(test, # 'auto', 'randomised sign', 'sign' or 'plain'
                     sd:float, # sd of D
                     discordance, # an upper bound on P(D' != 0), or None
                     proxy_correlation:float, # the PPI++ plan's correlation (plain only)
+                    tail_given:bool=False, # True if the caller chose the plain plan's tail
                    ) -> tuple:
     "(test planned, discordance used or None): 'auto' is the randomised sign test for tau = 0 and 'plain' for a margin, as certify_with_gold runs them."
     if not isinstance(test, str) or test not in ("auto",) + GOLD_PLAN_TESTS:
         raise ValueError(f"`test` must be 'auto' or one of {list(GOLD_PLAN_TESTS)} (the tests a plan is computed for), got {test!r}.")
-    if test == "auto": test = "randomised sign" if tau == 0 else "plain"
+    if test == "auto": test = "randomised sign" if tau == 0 and not (tail_given or proxy_correlation) else "plain"
     if test == "plain":
         if discordance is not None: raise ValueError("`discordance` is the sign test's; the plain plan uses `sd`: drop it or pass test='randomised sign'.")
         return test, None
     if tau != 0: raise ValueError(f"`tau` must be 0 for test={test!r} (the sign test compares wins with losses); got {tau!r}: use test='plain' for a margin.")
     if proxy_correlation: raise ValueError("`proxy_correlation` is used only by the plain plan's PPI++ tail: pass test='plain', tail='normal' and `n_items`.")
+    if tail_given: raise ValueError(f"`tail` is the plain plan's; test={test!r} has no tail: drop `tail` or pass test='plain'.")
     cap = min(1.0, lead * lead + sd * sd + 0.25)                                 # pi_d = lead^2 + sd^2 + E[q(1 - q)]
     if discordance is None: return test, float(cap)
     _check_sign_power(1, lead, discordance, test)
@@ -358,7 +360,7 @@ def plan_gold_study(lead:float, # expected E[D]: model's oracle accuracy minus t
                     sd:float, # standard deviation of D per gold item (from a pilot, or from the accuracies)
                     confidence:float=0.95, # confidence S to reach
                     power:float=0.8, # probability that the study reaches it
-                    tail:str="bernstein", # the plain plan's tail: 'hoeffding', 'bernstein' (finite-sample) or 'normal' (asymptotic)
+                    tail:str|None=None, # the plain plan's tail: 'hoeffding', 'bernstein' (finite-sample) or 'normal' (asymptotic); None: 'bernstein'. Giving one (or proxy_correlation) makes 'auto' plan the plain certificate
                     tau:float=0.0, # margin to certify
                     proxy_correlation:float=0.0, # correlation of the PPI proxy with D (test 'plain', tail 'normal' only: PPI++)
                     n_items:int|None=None, # all items N, gold or not (with proxy_correlation); capped: n* <= N
@@ -370,8 +372,9 @@ def plan_gold_study(lead:float, # expected E[D]: model's oracle accuracy minus t
                    ) -> GoldPlan:
     "Smallest number of gold items whose gold test (by default the one certify_with_gold runs) reaches `confidence` with probability at least `power`."
     target = _plan_level(confidence, target, delta)
+    tail_given, tail = tail is not None, "bernstein" if tail is None else tail
     _check_gold_plan(lead, sd, target, power, tail, tau, proxy_correlation, n_items, max_n)
-    test, pi = _gold_plan_test(test, tau, lead, sd, discordance, proxy_correlation)
+    test, pi = _gold_plan_test(test, tau, lead, sd, discordance, proxy_correlation, tail_given)
     lead, sd, tau, r = float(lead), float(sd), float(tau), float(proxy_correlation)
     if test == "plain": prob = lambda n: _gold_power(n, lead, sd, target, tail, tau, r, n_items)[0]
     else: prob = lambda n: _sign_power(n, lead, pi, round(1 - target, 12), test == "randomised sign")   # delta as level_and_delta rounds it
