@@ -1,5 +1,6 @@
 """No table of the report has a column that is empty on every row (issue 35's report fix: the Data block had an empty third
 column in report.md and report.html), checked on the files a user opens, for a dataset with a model and one without."""
+import json
 import re
 
 import pytest
@@ -45,3 +46,20 @@ def test_no_empty_column(tmp_path, name, with_model):
     assert _empty_columns(_html_tables(html)) == []
     assert "| items | 1000 |" in md                              # the Data block: label and value, nothing after them
     assert '<tr><th>items</th><td class="n">1000</td></tr>' in html
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_parameters_line_names_the_level(tmp_path, confidence):
+    "The top line of report.md and report.html gives the level as confidence (issue 33's one name), not as delta; report.json keeps both."
+    ds = load("running_example")
+    rep = make_report(ds.annotations, ds.predictions["hard"], n_bootstrap=0, confidence=confidence, title="running_example")
+    rep.save(tmp_path)
+    md, html = (tmp_path / "report.md").read_text(), (tmp_path / "report.html").read_text()
+    top = md.splitlines()[2]
+    assert top.startswith("humancert ") and "parameters:" in top
+    assert f"`confidence={confidence}`" in top and "delta" not in top
+    para = re.search(r"<p>humancert [^<]*; parameters: (.*?)</p>", html).group(1)
+    assert f"<code>confidence={confidence}</code>" in para and "delta" not in para
+    params = json.loads((tmp_path / "report.json").read_text())["parameters"]
+    assert (params["confidence"], params["delta"]) == (confidence, round(1 - confidence, 12))
+    assert rep.confidence == confidence
