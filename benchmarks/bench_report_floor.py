@@ -95,7 +95,7 @@ print(json.dumps({"floor imports": c[1] - c[0], "parser module": c[2] - c[1],
 
 def parser_module(root):
     "The module the checkout's CLI builds its parser with: fastcore.script (before issue 35 item 4) or argparse."
-    return "fastcore.script" if "fastcore.script" in (Path(root) / "humancert/report/cli.py").read_text() else "argparse"
+    return "fastcore.script" if "from fastcore.script import" in (Path(root) / "humancert/report/cli.py").read_text() else "argparse"
 
 
 def parts(root, reps):
