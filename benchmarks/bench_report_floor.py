@@ -98,13 +98,16 @@ def parser_module(root):
     return "fastcore.script" if "from fastcore.script import" in (Path(root) / "humancert/report/cli.py").read_text() else "argparse"
 
 
-def parts(root, reps):
-    "CPU seconds of each part of the report, in process (process_time), median over `reps` fresh processes."
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    code = PARTS.replace("import PARSER", "import " + parser_module(root))
-    runs = [json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/tmp",
-                                      check=True).stdout.strip().splitlines()[-1]) for _ in range(reps)]
-    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+def parts(roots, reps):
+    "CPU seconds of each part of the report, in process (process_time): per checkout, the median over `reps` fresh processes, the checkouts in turn in each round."
+    runs = {k: [] for k in roots}
+    for _ in range(reps):
+        for k, root in roots.items():
+            env = {**os.environ, "PYTHONPATH": str(root)}
+            code = PARTS.replace("import PARSER", "import " + parser_module(root))
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/tmp", check=True)
+            runs[k].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return {k: {p: statistics.median(r[p] for r in rs) for p in rs[0]} for k, rs in runs.items()}
 
 
 def main():
@@ -143,12 +146,12 @@ def main():
         rc = [x[1] / f[1] for x, f in zip(t, floor)]
         print(f"| {name} | {med([x[0] for x in t])} | {med([x[1] for x in t])} | {med(rw)} | {med(rc)} |")
     roots = ({"baseline checkout": Path(a.base)} if a.base else {}) | {"this tree": ROOT}
-    split = {k: parts(r, a.parts) for k, r in roots.items()}
+    split = parts(roots, a.parts)
     names = {"parser module": "the CLI's parser module (" + ", ".join(f"{k}: {parser_module(r)}" for k, r in roots.items()) + ")",
              "_equivalence": "of which survey equivalence", "_bootstrap_equivalences": "of which its item bootstrap (200 resamples)",
              "_margins": "of which S against the margin (certificate sweep; now run only when the margins are read)", "_agreement_table": "of which the agreement table (SPA included)",
              "bounds_by_annotators": "of which the bounds against k", "_certificates": "of which the two certificates"}
-    print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes):\n")
+    print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes per checkout, the checkouts in turn):\n")
     print("| part | " + " | ".join(f"{k} (s)" for k in roots) + " |")
     print("| --- |" + " ---: |" * len(roots))
     order = ["floor imports", "parser module", "humancert's modules", "the report's work", "_equivalence",

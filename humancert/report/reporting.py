@@ -19,6 +19,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -379,7 +380,7 @@ def _model_parts(ann, label, probs, numbers, shape, delta, n_bootstrap, seed, ma
         cert, paper = (dataclasses.replace(c, n_annotators=int(K)) for c in (cert, paper))
     pred = probs if probs is not None else label
     seq = _equivalence(pred, ann, probs is not None, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner, numbers)
-    return cert, paper, (lambda: _margins(cert)), seq
+    return cert, paper, partial(_margins, cert), seq
 
 # %% ../../nbs/report/80_report.ipynb #78f27949
 def _parameters(delta, n_bootstrap, seed, max_k, clip, cert, seq):
