@@ -101,8 +101,10 @@ def parser_module(root):
 def parts(roots, reps):
     "CPU seconds of each part of the report, in process (process_time): per checkout, the median over `reps` fresh processes, the checkouts in turn in each round."
     runs = {k: [] for k in roots}
-    for _ in range(reps):
-        for k, root in roots.items():
+    keys = list(roots)
+    for rnd in range(reps):
+        for k in keys[rnd % len(keys):] + keys[:rnd % len(keys)]:             # the order rotates, as in the timing rounds
+            root = roots[k]
             env = {**os.environ, "PYTHONPATH": str(root)}
             code = PARTS.replace("import PARSER", "import " + parser_module(root))
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/tmp", check=True)
@@ -126,8 +128,10 @@ def main():
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(root) / "humancert")], check=True)
     load0 = os.getloadavg()
     times = {k: [] for k in cmds}
+    names_ = list(cmds)
     for rnd in range(a.warmup + a.pairs):
-        for name, (cmd, root) in cmds.items():
+        for name in names_[rnd % len(names_):] + names_[:rnd % len(names_)]:   # the order rotates: no command always runs first
+            cmd, root = cmds[name]
             w, c = run(cmd, root)
             if rnd >= a.warmup: times[name].append((w, c))
     load1 = os.getloadavg()
@@ -137,7 +141,7 @@ def main():
           + (f" (the baseline: commit {a.base_rev}, checked out beside the tree)" if a.base_rev else "")
           + f" on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average {load0[0]:.2f} before and {load1[0]:.2f} after (1-minute). The report is `{rep_text}`; every command is a "
-          f"fresh process, the commands in turn in each of {a.pairs} rounds (after {a.warmup} uncounted), ratios the median of "
+          f"fresh process, the commands in turn (the order rotating) in each of {a.pairs} rounds (after {a.warmup} uncounted), ratios the median of "
           "the per-round ratios to the floor in the same round. CPU is user + sys as the OS accounts it to the child.\n")
     print("| command | wall (s), median (min-max) | CPU (s), median (min-max) | wall / floor, median of per-round ratios (min-max) | CPU / floor |")
     print("| --- | --- | --- | --- | --- |")
@@ -151,7 +155,7 @@ def main():
              "_equivalence": "of which survey equivalence", "_bootstrap_equivalences": "of which its item bootstrap (200 resamples)",
              "_margins": "of which S against the margin (certificate sweep; now run only when the margins are read)", "_agreement_table": "of which the agreement table (SPA included)",
              "bounds_by_annotators": "of which the bounds against k", "_certificates": "of which the two certificates"}
-    print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes per checkout, the checkouts in turn):\n")
+    print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes per checkout, the checkouts in turn, the order rotating):\n")
     print("| part | " + " | ".join(f"{k} (s)" for k in roots) + " |")
     print("| --- |" + " ---: |" * len(roots))
     order = ["floor imports", "parser module", "humancert's modules", "the report's work", "_equivalence",
