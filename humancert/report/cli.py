@@ -738,7 +738,8 @@ def _as_options(msg, params):
     return re.sub(r"`(\w+)=?`", lambda m: f"--{m.group(1).replace('_', '-')}" if m.group(1) in params else m.group(0), msg)
 
 # %% ../../nbs/report/90_cli.ipynb #60e0b14e
-def _param_help(func) -> dict:
+def _param_help(func, # a function whose parameters each carry a comment on their line
+               ) -> dict:
     "Each parameter's comment in `func`'s signature (its docments), read by the tokenizer: parameter -> help text."
     out, depth, name, started, prev = {}, 0, None, False, None
     for tok in tokenize.generate_tokens(io.StringIO(inspect.getsource(func)).readline):
