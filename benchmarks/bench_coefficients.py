@@ -19,6 +19,7 @@ checked to its 5 rounded digits.
 import argparse
 import importlib.metadata
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -168,7 +169,9 @@ def main():
     p.add_argument("--quick", action="store_true", help="10^5 items, one repetition (a smoke run; does not write the .md)")
     p.add_argument("--irrcac", default=None, help="a Python interpreter with irrCAC 0.4.4 installed, to time it too")
     args = p.parse_args()
+    load0 = os.getloadavg()
     df = run(args.quick, args.irrcac)
+    load1 = os.getloadavg()
     fmt = lambda v: "" if pd.isna(v) else f"{v:.4g}"
     table = df.to_markdown(index=False, floatfmt=".4g").replace(" nan ", "     ")
     print(table)
@@ -176,7 +179,8 @@ def main():
     slower = df[df["peer / humancert"] < 1]
     text = f"""# Rating-agreement coefficients: humancert vs peers
 
-Machine: {platform.machine()}, Python {platform.python_version()}, numpy {np.__version__}, humancert {humancert.__version__}.
+Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}, humancert {humancert.__version__};
+run {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {load0[0]:.2f} before and {load1[0]:.2f} after (1-minute).
 Wall seconds, best of 3 (the loop over 45 pairs and irrCAC: one run). The machine was shared with other jobs while
 this ran, so single timings are noisy; the ratios compare runs seconds apart. Every row first checks that humancert and the peer
 give the same number (to 1e-9; irrCAC to its 5 rounded digits). Command:

@@ -71,7 +71,7 @@ import json, time, io, contextlib
 c = [time.process_time()]
 import numpy, pandas, scipy.special
 c.append(time.process_time())
-import fastcore.script
+import PARSER
 c.append(time.process_time())
 from humancert.report.cli import main
 c.append(time.process_time())
@@ -88,17 +88,28 @@ for n in ("_equivalence", "_margins", "_agreement_table", "bounds_by_annotators"
 wrap(SE, "_bootstrap_equivalences")
 with contextlib.redirect_stdout(io.StringIO()): main(%r)
 c.append(time.process_time())
-print(json.dumps({"floor imports": c[1] - c[0], "fastcore.script (the CLI's parser)": c[2] - c[1],
+print(json.dumps({"floor imports": c[1] - c[0], "parser module": c[2] - c[1],
                   "humancert's modules": c[3] - c[2], "the report's work": c[4] - c[3]} | acc))
 """ % ARGS
 
 
-def parts(root, reps):
-    "CPU seconds of each part of the report, in process (process_time), median over `reps` fresh processes."
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    runs = [json.loads(subprocess.run([sys.executable, "-c", PARTS], capture_output=True, text=True, env=env, cwd="/tmp",
-                                      check=True).stdout.strip().splitlines()[-1]) for _ in range(reps)]
-    return {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+def parser_module(root):
+    "The module the checkout's CLI builds its parser with: fastcore.script (before issue 35 item 4) or argparse."
+    return "fastcore.script" if "from fastcore.script import" in (Path(root) / "humancert/report/cli.py").read_text() else "argparse"
+
+
+def parts(roots, reps):
+    "CPU seconds of each part of the report, in process (process_time): per checkout, the median over `reps` fresh processes, the checkouts in turn in each round."
+    runs = {k: [] for k in roots}
+    keys = list(roots)
+    for rnd in range(reps):
+        for k in keys[rnd % len(keys):] + keys[:rnd % len(keys)]:             # the order rotates, as in the timing rounds
+            root = roots[k]
+            env = {**os.environ, "PYTHONPATH": str(root)}
+            code = PARTS.replace("import PARSER", "import " + parser_module(root))
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/tmp", check=True)
+            runs[k].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return {k: {p: statistics.median(r[p] for r in rs) for p in rs[0]} for k, rs in runs.items()}
 
 
 def main():
@@ -117,8 +128,10 @@ def main():
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(root) / "humancert")], check=True)
     load0 = os.getloadavg()
     times = {k: [] for k in cmds}
+    names_ = list(cmds)
     for rnd in range(a.warmup + a.pairs):
-        for name, (cmd, root) in cmds.items():
+        for name in names_[rnd % len(names_):] + names_[:rnd % len(names_)]:   # the order rotates: no command always runs first
+            cmd, root = cmds[name]
             w, c = run(cmd, root)
             if rnd >= a.warmup: times[name].append((w, c))
     load1 = os.getloadavg()
@@ -128,7 +141,7 @@ def main():
           + (f" (the baseline: commit {a.base_rev}, checked out beside the tree)" if a.base_rev else "")
           + f" on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average {load0[0]:.2f} before and {load1[0]:.2f} after (1-minute). The report is `{rep_text}`; every command is a "
-          f"fresh process, the commands in turn in each of {a.pairs} rounds (after {a.warmup} uncounted), ratios the median of "
+          f"fresh process, the commands in turn (the order rotating) in each of {a.pairs} rounds (after {a.warmup} uncounted), ratios the median of "
           "the per-round ratios to the floor in the same round. CPU is user + sys as the OS accounts it to the child.\n")
     print("| command | wall (s), median (min-max) | CPU (s), median (min-max) | wall / floor, median of per-round ratios (min-max) | CPU / floor |")
     print("| --- | --- | --- | --- | --- |")
@@ -137,17 +150,19 @@ def main():
         rc = [x[1] / f[1] for x, f in zip(t, floor)]
         print(f"| {name} | {med([x[0] for x in t])} | {med([x[1] for x in t])} | {med(rw)} | {med(rc)} |")
     roots = ({"baseline checkout": Path(a.base)} if a.base else {}) | {"this tree": ROOT}
-    split = {k: parts(r, a.parts) for k, r in roots.items()}
-    names = {"_equivalence": "of which survey equivalence", "_bootstrap_equivalences": "of which its item bootstrap (200 resamples)",
-             "_margins": "of which S against the margin (certificate sweep)", "_agreement_table": "of which the agreement table (SPA included)",
+    split = parts(roots, a.parts)
+    names = {"parser module": "the CLI's parser module (" + ", ".join(f"{k}: {parser_module(r)}" for k, r in roots.items()) + ")",
+             "_equivalence": "of which survey equivalence", "_bootstrap_equivalences": "of which its item bootstrap (200 resamples)",
+             "_margins": "of which S against the margin (certificate sweep; now run only when the margins are read)", "_agreement_table": "of which the agreement table (SPA included)",
              "bounds_by_annotators": "of which the bounds against k", "_certificates": "of which the two certificates"}
-    print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes):\n")
+    print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes per checkout, the checkouts in turn, the order rotating):\n")
     print("| part | " + " | ".join(f"{k} (s)" for k in roots) + " |")
     print("| --- |" + " ---: |" * len(roots))
-    order = ["floor imports", "fastcore.script (the CLI's parser)", "humancert's modules", "the report's work", "_equivalence",
+    order = ["floor imports", "parser module", "humancert's modules", "the report's work", "_equivalence",
              "_bootstrap_equivalences", "_margins", "_agreement_table", "bounds_by_annotators", "_certificates"]
+    cell = lambda v: "not run" if v is None else f"{v:.3f}"           # the margin sweep is computed only when the margins are read
     for key in order:
-        print(f"| {names.get(key, key)} | " + " | ".join(f"{split[k].get(key, float('nan')):.3f}" for k in roots) + " |")
+        print(f"| {names.get(key, key)} | " + " | ".join(cell(split[k].get(key)) for k in roots) + " |")
     me = times["report, this tree"]
     rw, rc = (statistics.median(x[j] / f[j] for x, f in zip(me, floor)) for j in (0, 1))
     fc, mc = statistics.median(f[1] for f in floor), statistics.median(x[1] for x in me)

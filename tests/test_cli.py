@@ -296,6 +296,21 @@ def test_labels_option_orders_classes(tmp_path):
     assert humancert("report", "--dataset", "running_example", "--labels", "pos,neg").returncode == 2
 
 
+def test_report_skips_what_its_text_does_not_show(tmp_path):
+    "Issue 35 item 4: the command imports no fastcore.script (its parser is argparse) and, printing text only, runs no margin sweep; --out still writes the margins."
+    code = ("import sys; import humancert.report.reporting as R; calls = []; f = R._margins\n"
+            "R._margins = lambda c: calls.append(1) or f(c)\n"
+            "from humancert.report.cli import main; main(sys.argv[1:])\n"
+            "print('fastcore.script' in sys.modules, len(calls))")
+    run = lambda *a: subprocess.run([sys.executable, "-c", code, "report", "--dataset", "running_example", "--quiet", *a],
+                                    capture_output=True, text=True, cwd=tmp_path)
+    res = run()
+    assert res.returncode == 0 and res.stdout.split() == ["False", "0"], res.stderr
+    res = run("--out", str(tmp_path / "rep"))
+    assert res.returncode == 0 and res.stdout.split() == ["False", "1"], res.stderr
+    assert json.loads((tmp_path / "rep" / "report.json").read_text())["confidence_by_margin"][0]["tau"] == 0.0
+
+
 def test_seed_and_help(tmp_path):
     res = humancert("report", "--dataset", "running_example", "--seed=-1")
     assert res.returncode == 2 and "--seed must be an int >= 0" in res.stderr.splitlines()[0], res.stderr

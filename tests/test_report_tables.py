@@ -1,7 +1,11 @@
 """No table of the report has a column that is empty on every row (issue 35's report fix: the Data block had an empty third
 column in report.md and report.html), checked on the files a user opens, for a dataset with a model and one without."""
+import json
+import pickle
 import re
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from humancert.data.datasets import load
@@ -45,3 +49,32 @@ def test_no_empty_column(tmp_path, name, with_model):
     assert _empty_columns(_html_tables(html)) == []
     assert "| items | 1000 |" in md                              # the Data block: label and value, nothing after them
     assert '<tr><th>items</th><td class="n">1000</td></tr>' in html
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.9])
+def test_parameters_line_names_the_level(tmp_path, confidence):
+    "The top line of report.md and report.html gives the level as confidence (issue 33's one name), not as delta; report.json keeps both."
+    ds = load("running_example")
+    rep = make_report(ds.annotations, ds.predictions["hard"], n_bootstrap=0, confidence=confidence, title="running_example")
+    rep.save(tmp_path)
+    md, html = (tmp_path / "report.md").read_text(), (tmp_path / "report.html").read_text()
+    top = md.splitlines()[2]
+    assert top.startswith("humancert ") and "parameters:" in top
+    assert f"`confidence={confidence}`" in top and "delta" not in top
+    para = re.search(r"<p>humancert [^<]*; parameters: (.*?)</p>", html).group(1)
+    assert f"<code>confidence={confidence}</code>" in para and "delta" not in para
+    params = json.loads((tmp_path / "report.json").read_text())["parameters"]
+    assert (params["confidence"], params["delta"]) == (confidence, round(1 - confidence, 12))
+    assert rep.confidence == confidence
+
+
+def test_margins_on_first_read_and_after_pickle():
+    "The margin curve is computed when first read (the text report does not show it), equals the certificate's own sweep, and a report pickles before and after."
+    ds = load("running_example")
+    rep = make_report(ds.annotations, ds.predictions["hard"], n_bootstrap=0)
+    again = pickle.loads(pickle.dumps(rep))                             # before the margins were read
+    c = rep.certificate
+    want = c.confidence_at(np.linspace(0, max(c.margin, 0) * 1.1 if c.margin > 0 else 0.05, 23))
+    pd.testing.assert_frame_equal(again.margins, want)
+    pd.testing.assert_frame_equal(rep.margins, want)
+    pd.testing.assert_frame_equal(pickle.loads(pickle.dumps(rep)).margins, want)   # and after

@@ -9,9 +9,13 @@ __all__ = ['FORMATS', 'ID_NAMES', 'MODEL_OPTIONS', 'COMMANDS', 'EXIT_CODES', 'La
            'report', 'main']
 
 # %% ../../nbs/report/90_cli.ipynb #54ed099c
+import argparse
 import inspect
+import io
 import re
+import shutil
 import sys
+import tokenize
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +23,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
-from fastcore.script import call_parse, anno_parser
 
 from .. import __version__
 from ..data.annotations import Annotations, show_value, check_level
@@ -653,7 +656,6 @@ def _finish(rep, out, force, quiet):
     return "" if quiet else text
 
 # %% ../../nbs/report/90_cli.ipynb #287284f6
-@call_parse(pos=["input"])
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
            format:str="wide", # layout of INPUT: wide (items x annotators), long (one row per label; crowd-kit's task/worker/label names are recognised), counts (items x classes) or label-studio (a JSON export)
@@ -735,6 +737,48 @@ def _as_options(msg, params):
     msg = re.sub(r"\b(\w+)=(-?\d[\d.]*)", lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2)}" if m.group(1) in params else m.group(0), msg)
     return re.sub(r"`(\w+)=?`", lambda m: f"--{m.group(1).replace('_', '-')}" if m.group(1) in params else m.group(0), msg)
 
+# %% ../../nbs/report/90_cli.ipynb #60e0b14e
+def _param_help(func, # a function whose parameters each carry a comment on their line
+               ) -> dict:
+    "Each parameter's comment in `func`'s signature (its docments), read by the tokenizer: parameter -> help text."
+    out, depth, name, started, prev = {}, 0, None, False, None
+    for tok in tokenize.generate_tokens(io.StringIO(inspect.getsource(func)).readline):
+        if not started: started = tok.type == tokenize.NAME and tok.string == "def"; continue
+        if tok.type == tokenize.OP and tok.string in "([{": depth += 1; prev = tok.string; continue
+        if tok.type == tokenize.OP and tok.string in ")]}":
+            depth -= 1
+            if depth == 0: return out
+        elif tok.type == tokenize.NAME and depth == 1 and prev in ("(", ","): name = tok.string
+        elif tok.type == tokenize.COMMENT and name is not None: out[name] = tok.string[1:].strip()
+        if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT): prev = tok.string
+    return out
+
+class _HelpFormatter(argparse.HelpFormatter):
+    "fastcore.script's help layout: the terminal's width (120 without one), help from column width / 2, help text as written (no % formatting)."
+    def __init__(self, prog, indent_increment=2):
+        cols = shutil.get_terminal_size((120, 30))[0]
+        super().__init__(prog, max_help_position=cols // 2, width=cols, indent_increment=indent_increment)
+    def _expand_help(self, action): return self._get_help_string(action)
+
+def _command_parser(func, # a command: parameters of type str, int, float or bool, each with a comment
+                    prog:str, # the program name in usage lines, e.g. 'humancert report'
+                    pos:list, # parameters given by position (nargs '?': they have defaults)
+                   ) -> argparse.ArgumentParser:
+    "The argparse parser fastcore.script.anno_parser builds for `func` (bool: a store_true flag; '(default: ...)' after a default that is not None)."
+    p = argparse.ArgumentParser(description=func.__doc__, prog=prog, formatter_class=_HelpFormatter)
+    docs = _param_help(func)
+    for k, v in inspect.signature(func, eval_str=True).parameters.items():
+        d, doc = v.default, docs.get(k, "")
+        if v.annotation is bool:
+            p.add_argument(f"--{k.replace('_', '-')}", action="store_true", default=False, help=f"{doc} (default: False)"); continue
+        kw = {"type": v.annotation} | ({} if d is None else {"default": d})
+        kw["help"] = doc + ("" if d is None else f" (default: {d})")
+        if k in pos: p.add_argument(k, nargs="?", **kw)
+        else: p.add_argument(f"--{k.replace('_', '-')}", metavar=f"({v.annotation.__name__})", **kw)
+    p.add_argument("--pdb", help=argparse.SUPPRESS, action="store_true")   # anno_parser's two hidden options, accepted as it accepts them
+    p.add_argument("--xtra", help=argparse.SUPPRESS, type=str)
+    return p
+
 # %% ../../nbs/report/90_cli.ipynb #3d158770
 EXIT_CODES = "exit codes: 0 done; 2 bad input (the message, first line of stderr, names the option); 1 unexpected error (traceback)."
 
@@ -745,7 +789,7 @@ def _usage():
 def _parse(cmd, argv):
     "(function, parsed arguments, None), or (None, None, exit code) when parsing ends the run: 2 for a usage error, 0 for --help."
     func, pos = COMMANDS[cmd]
-    parser = anno_parser(func, prog=f"humancert {cmd}", pos=pos)
+    parser = _command_parser(func, f"humancert {cmd}", pos)
     parser.epilog = EXIT_CODES
     parser.error = _parse_error
     try: return func, parser.parse_args(_join_repeated(argv, "--model")), None
@@ -777,7 +821,7 @@ def main(argv:list|None=None, # arguments after the program name; default sys.ar
     func, args, code = _parse(cmd, argv[1:])
     if code is not None: return code
     params = inspect.signature(func).parameters
-    try: out = func(**{k: v for k, v in vars(args).items() if k in params})   # anno_parser also adds --pdb/--xtra
+    try: out = func(**{k: v for k, v in vars(args).items() if k in params})   # the parser also has --pdb/--xtra (as anno_parser)
     except (ValueError, TypeError) as e:
         print(f"humancert: error: {_as_options(str(e), params)}", file=sys.stderr)
         return 2

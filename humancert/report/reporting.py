@@ -19,6 +19,7 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -153,14 +154,14 @@ def dataset_case(name:str, # a bundled dataset (DATASETS)
 class Report:
     "Everything `humancert report` states: agreement, bounds, certificate, survey equivalence, assumptions."
     title: str                         # what was analysed (a file or a bundled dataset)
-    parameters: dict                   # delta, n_bootstrap, seed, max_k, clip, models used
+    parameters: dict                   # confidence (and delta = 1 - confidence), n_bootstrap, seed, max_k, clip, models used
     shape: pd.Series                   # Annotations.describe()
     agreement: pd.DataFrame            # one row per agreement measure, SPA included
     bounds: pd.DataFrame               # bounds_by_annotators: U_N^(t), U_N^(e) (and L_N with a model) against k
     upper: dict                        # 'theoretical', 'empirical' -> U_N on every item with two or more labels
     certificate: Certificate | None    # humancert's default tails; None without a model
     paper_certificate: Certificate | None   # the paper's Hoeffding tails (HMS, OMS, optimal); None without a model
-    margins: pd.DataFrame | None       # S against the margin tau (default tails); None without a model
+    _margins: object                   # S against the margin tau: a frame, None without a model, or the function computing it (read `margins`)
     equivalence: SurveyEquivalence | None   # None without a model
     notes: tuple = ()                  # what was decided on the user's behalf
     assumptions: tuple = ()            # what the numbers assume and the user must judge
@@ -173,8 +174,14 @@ class Report:
 
     @property
     def confidence(self) -> float:
-        "The level asked for, 1 - delta (`parameters['delta']`)."
-        return round(1 - self.parameters["delta"], 12)
+        "The level asked for (`parameters['confidence']`; 1 - delta for parameters that name only delta)."
+        p = self.parameters
+        return p["confidence"] if "confidence" in p else round(1 - p["delta"], 12)
+    @property
+    def margins(self) -> pd.DataFrame | None:
+        "S against the margin tau (default tails), computed on first use: the text report does not show it; None without a model."
+        if callable(self._margins): object.__setattr__(self, "_margins", self._margins())
+        return self._margins
     @property
     def seed(self) -> int:
         "The seed every random step used (`parameters['seed']`; drawn fresh for seed=None): pass it back to repeat the report."
@@ -363,7 +370,7 @@ def _margins(cert):
 
 # %% ../../nbs/report/80_report.ipynb #e72366e1
 def _model_parts(ann, label, probs, numbers, shape, delta, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner):
-    "(certificate, the paper's certificate, S against tau, survey equivalence) of the model; four Nones and a note without one."
+    "(certificate, the paper's certificate, S against tau as a function computing it, survey equivalence) of the model; four Nones and a note without one."
     if label is None:
         notes.append("no model given: the certificate and the survey equivalence need one (model= / --model, or soft_model=)")
         return None, None, None, None
@@ -373,15 +380,19 @@ def _model_parts(ann, label, probs, numbers, shape, delta, n_bootstrap, seed, ma
         cert, paper = (dataclasses.replace(c, n_annotators=int(K)) for c in (cert, paper))
     pred = probs if probs is not None else label
     seq = _equivalence(pred, ann, probs is not None, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner, numbers)
-    return cert, paper, _margins(cert), seq
+    return cert, paper, partial(_margins, cert), seq
 
 # %% ../../nbs/report/80_report.ipynb #78f27949
 def _parameters(delta, n_bootstrap, seed, max_k, clip, cert, seq):
     "The report's parameters, JSON-safe: those asked for, then the reference, tails and survey used (None where not computed)."
-    return {"delta": float(delta), "n_bootstrap": int(n_bootstrap), "seed": int(seed),
+    return {"confidence": round(1 - float(delta), 12), "delta": float(delta), "n_bootstrap": int(n_bootstrap), "seed": int(seed),
             "max_k": max_k, "clip": clip, "reference": "majority" if cert is not None else None,
             "tails": list(cert.tails) if cert is not None else None,
             "survey": None if seq is None else f"{seq.curve.combiner} + {seq.curve.scorer}"}
+
+def _shown_parameters(r):
+    "The parameters as the report's top line shows them: the level by its name, confidence (issue 33), not again as delta."
+    return {k: v for k, v in r.parameters.items() if k != "delta"}
 
 # %% ../../nbs/report/80_report.ipynb #b5e583e9
 def _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators, summary=None, annot=None,
@@ -785,7 +796,7 @@ def _rows_md(rows):
 # %% ../../nbs/report/80_report.ipynb #56f7f442
 def _to_markdown(r, images):
     md = [f"# humancert report: {r.title}", "", f"humancert {__version__}; parameters: "
-          + ", ".join(f"`{k}={v}`" for k, v in r.parameters.items()) + "."]
+          + ", ".join(f"`{k}={v}`" for k, v in _shown_parameters(r).items()) + "."]
     for head, rows in _sections(r):
         md += ["", f"## {head}", ""]
         if isinstance(rows, _Table): md += _table_md(rows)
@@ -929,7 +940,7 @@ def _to_html(r, images):
     e = _html.escape
     out = [f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>humancert report: {e(r.title)}</title><style>{_CSS}</style></head><body>",
            f"<h1>humancert report: {e(r.title)}</h1>",
-           f"<p>humancert {e(__version__)}; parameters: " + ", ".join(f"<code>{e(f'{k}={v}')}</code>" for k, v in r.parameters.items()) + ".</p>"]
+           f"<p>humancert {e(__version__)}; parameters: " + ", ".join(f"<code>{e(f'{k}={v}')}</code>" for k, v in _shown_parameters(r).items()) + ".</p>"]
     for head, rows in _sections(r):
         out += [f"<h2>{e(head)}</h2>", _html_table(rows)]
         for caption, b64 in images.get(head.split(" (")[0], []):
