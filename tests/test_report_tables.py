@@ -78,3 +78,14 @@ def test_margins_on_first_read_and_after_pickle():
     pd.testing.assert_frame_equal(again.margins, want)
     pd.testing.assert_frame_equal(rep.margins, want)
     pd.testing.assert_frame_equal(pickle.loads(pickle.dumps(rep)).margins, want)   # and after
+
+
+def test_a_long_value_does_not_pad_its_block():
+    "The survey block's 'items behind c_k' value (hundreds of characters) ran on from the column start; it used to pad every number of its block to its width."
+    from humancert.report.reporting import _to_text, dataset_case
+    ann, hard, soft, notes = dataset_case("personal_attacks")
+    text = _to_text(make_report(ann, hard, soft_model=soft, seed=0))
+    block = text.split("Survey equivalence")[1].split("\n\n")[0].splitlines()[1:]
+    numbers = [l for l in block if not l.lstrip().startswith("items behind")]
+    assert numbers and not any(" " * 40 in l for l in numbers), numbers          # no row padded out to the long value's width
+    assert max(len(l) for l in block) > 200                            # the long value is still there, whole

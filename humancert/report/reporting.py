@@ -747,12 +747,14 @@ def _lists(r):
     return (("What the certificate covers", scope),) + gold + (("Notes", r.notes), ("Assumptions you must judge", r.assumptions))
 
 # %% ../../nbs/report/80_report.ipynb #1f481f00
+_VALUE_WIDTH = 24   # values longer than this (lists of counts) are not right-aligned: they would pad every row of their block
+
 def _to_text(r):
     lines = [f"humancert {__version__} - report - {r.title}"]
     for head, rows in _sections(r):
         lines += ["", head]
         if isinstance(rows, _Table): lines += _table_text(rows); continue
-        w1 = max(len(a) for a, _, _ in rows); w2 = max(len(b) for _, b, _ in rows)
+        w1 = max(len(a) for a, _, _ in rows); w2 = max((len(b) for _, b, _ in rows if len(b) <= _VALUE_WIDTH), default=0)
         lines += [f"  {a:<{w1}}  {b:>{w2}}  {c}".rstrip() for a, b, c in rows]
     for head, items in _lists(r):
         if items: lines += ["", head] + [f"  - {t}" for t in items]
