@@ -233,3 +233,15 @@ def test_sequence_on_the_weighted_order_bets_as_derived():
     assert abs(np.log(c.capital) - lk[-1]) < 1e-9 and abs(np.log(c.max_capital) - lk.max()) < 1e-9
     plan = seq.plan_more(reps=30, seed=0)
     assert plan["seed"] == 0 and 0 <= plan["certified share"] <= 1
+
+
+def test_known_items_when_the_judge_answers_outside_the_classes():
+    "A judge label no human used: D(c) = -p_c, constant only for labels spread evenly over the classes (D = -1/C), by hand."
+    import pandas as pd
+    from humancert.data.annotations import Annotations
+    from humancert.certification.active_gold import informative_design
+    ann = Annotations.from_wide(pd.DataFrame({"r1": ["a", "a", "a", "b"], "r2": ["b", "a", "b", "b"]}, index=["x", "y", "w", "v"]))
+    d = informative_design(ann, pd.Series(["z", "z", "a", "b"], index=["x", "y", "w", "v"]), seed=0)
+    # x: judge z, labels a/b: D = -1/2 whatever the gold; v: unanimous b and judge b: D = 0; y (z vs a/a) and w (a vs a/b) depend on it
+    assert sorted(d.items[d.known]) == ["v", "x"]
+    assert abs(d.known_sum - (-0.5)) < 1e-12
