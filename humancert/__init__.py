@@ -31,7 +31,9 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'compare_judges', 'GoldCertificate', 'certify_with_gold', 'gold_learning_curve', 'GoldPlan',
            'plan_gold_study', 'agreement_summary_from_table', 'report_from_table', 'plan_gold_procedures',
            'GoldProcedurePlan', 'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence', 'SequentialCertificate',
-           'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel', 'read_panel']
+           'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign',
+           'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS', 'sign_test_power',
+           'gold_discordance_bound']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -67,14 +69,16 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "survey.survey_equivalence": "SurveyEquivalence survey_equivalence equivalence cross_panel_curve expert_equivalence",
     "survey.calibration": "calibrate_isotonic calibrate_by_group",
     "certification.tails": "LOWER_TAILS UPPER_TAILS lower_tail_delta upper_tail_delta lower_limit upper_limit",
-    "certification.planner": "StudyPlan plan_study GoldPlan plan_gold_study plan_gold_procedures GoldProcedurePlan",
+    "certification.planner": ("StudyPlan plan_study GoldPlan plan_gold_study plan_gold_procedures GoldProcedurePlan "
+        "GOLD_PLAN_TESTS sign_test_power gold_discordance_bound"),
     "survey.abc_theory": "posterior_predictive state_mixture_curve",
     "survey.reference_panels": ("panel_matrix panel_scale NoiseSimulation uniform_noise hscore_star state_equivalence "
         "seq_by_reference"),
     "report.reporting": "Report make_report bounds_by_annotators dataset_case report_from_table",
     "certification.gold_power": "GOLD_TESTS GoldTest gold_test",
     "certification.gold_sequence": "GoldSequence SequentialCertificate",
-    "certification.active_gold": "next_gold_items certify_active ActiveCertificate",
+    "certification.active_gold": ("next_gold_items certify_active ActiveCertificate ActiveDesign active_design "
+        "InformativeDesign informative_design"),
     "data.panel": "Panel read_panel",
     "judges.alt_test": "AltTest AltTests alt_test",
     "judges.board": "JudgeBoard compare_judges",
@@ -121,7 +125,9 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "JudgeBoard", "compare_judges", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
          "plan_gold_study", "agreement_summary_from_table", "report_from_table",
          "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "GoldSequence", "SequentialCertificate",
-         "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel"]
+         "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel",
+         "ActiveDesign", "active_design", "InformativeDesign", "informative_design", "GOLD_PLAN_TESTS", "sign_test_power",
+         "gold_discordance_bound"]
 
 # %% ../nbs/99_package.ipynb #a62a1b55
 def _signature_comments(fn):

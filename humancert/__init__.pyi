@@ -167,6 +167,9 @@ from .certification.planner import (
     plan_gold_study as plan_gold_study,
     plan_gold_procedures as plan_gold_procedures,
     GoldProcedurePlan as GoldProcedurePlan,
+    GOLD_PLAN_TESTS as GOLD_PLAN_TESTS,
+    sign_test_power as sign_test_power,
+    gold_discordance_bound as gold_discordance_bound,
 )
 from .survey.abc_theory import (
     posterior_predictive as posterior_predictive,
@@ -201,6 +204,10 @@ from .certification.active_gold import (
     next_gold_items as next_gold_items,
     certify_active as certify_active,
     ActiveCertificate as ActiveCertificate,
+    ActiveDesign as ActiveDesign,
+    active_design as active_design,
+    InformativeDesign as InformativeDesign,
+    informative_design as informative_design,
 )
 from .data.panel import (
     Panel as Panel,
@@ -374,4 +381,11 @@ __all__ = [
     'ActiveCertificate',
     'Panel',
     'read_panel',
+    'ActiveDesign',
+    'active_design',
+    'InformativeDesign',
+    'informative_design',
+    'GOLD_PLAN_TESTS',
+    'sign_test_power',
+    'gold_discordance_bound',
 ]

@@ -77,7 +77,7 @@ LEVEL_CASES = {
                        lambda b: (b.to_frame().drop(columns=["confidence", "seed"], errors="ignore").to_numpy().tolist(), b.confidence)),
 }
 # issue 34 item 4: the planner's exact sign-test power; a case once humancert/__init__.py lists it (the lead adds the name)
-if hasattr(humancert, "sign_test_power"): LEVEL_CASES["sign_test_power"] = ((200, 0.1, 0.4), {}, lambda p: p)
+LEVEL_CASES["sign_test_power"] = ((200, 0.1, 0.4), {}, lambda p: p)
 
 # functions that take a level but keep the papers' delta, each with its reason
 LEVEL_EXCEPTIONS = {
@@ -224,8 +224,7 @@ for _name in ("cohen_kappa", "scott_pi"):                             # two rate
     SEED_CASES[_name] = (lambda s, f=getattr(humancert, _name): f(WIDE.iloc[:, 0], WIDE.iloc[:, 1], seed=s, **_BOOT), _field_seed,
                          lambda r: (r.value, r.ci, r.se))
 
-if "informative_design" in humancert.__all__:      # issue 34's design without replacement: a case once the lead exports it
-    SEED_CASES["informative_design"] = (lambda s: humancert.informative_design(ANN, MODEL, seed=s), _field_seed, lambda d: d.order.tolist())
+SEED_CASES["informative_design"] = (lambda s: humancert.informative_design(ANN, MODEL, seed=s), _field_seed, lambda d: d.order.tolist())
 
 SEED_EXCEPTIONS = {
     "simulate_annotators": "a building block returning a bare array of labels: nothing to record the seed in (pass an int to repeat)",

@@ -113,6 +113,7 @@ def _seeded_calls():
         "gold_test": lambda s: hc.gold_test(ann, hard, hard.rename("gold").iloc[:50], seed=s),
         "certify_with_gold": lambda s: hc.certify_with_gold(ann, hard, hard.rename("gold").iloc[:50], seed=s),
         "next_gold_items": lambda s: hc.next_gold_items(small, hard.iloc[:60], 5, seed=s),
+        "informative_design": lambda s: hc.informative_design(small, hard.iloc[:60], seed=s),
         "plan_gold_procedures": lambda s: hc.plan_gold_procedures(0.05, 0.5, reps=50, seed=s),
     }
 
