@@ -58,14 +58,21 @@ def _log_comb_table(lf, a, b):
     ok = b <= a
     return np.where(ok, lf[a] - lf[np.minimum(b, a)] - lf[np.where(ok, a - b, 0)], -np.inf)
 
+_MAJORITY_BLOCK = 2 ** 20   # numbers per block of y values in _majority_probs
+
 def _majority_probs(counts, k):
     "P(class c holds more than half of k labels drawn without replacement), per row and class: hypergeometric tails."
     counts = np.asarray(counts, dtype=np.int64)
     n = counts.sum(1, keepdims=True)
     lf = gammaln(np.arange(int(n.max()) + 1) + 1.0)               # log j! for j up to the largest item: memory linear in it
     log_total, rest = _log_comb_table(lf, n, k), n - counts        # every row has at least k labels
-    return sum(np.exp(_log_comb_table(lf, counts, y) + _log_comb_table(lf, rest, k - y) - log_total)  # P(Y = y), y > k/2
-               for y in range(k // 2 + 1, k + 1))
+    ys, out = np.arange(k // 2 + 1, k + 1), np.zeros(counts.shape)
+    step = max(1, _MAJORITY_BLOCK // max(counts.size, 1))            # values of y per block: about 10^6 numbers at a time
+    for lo in range(0, len(ys), step):
+        y = ys[lo:lo + step, None, None]
+        t = np.exp(_log_comb_table(lf, counts, y) + _log_comb_table(lf, rest, k - y) - log_total)   # P(Y = y), y > k/2
+        out = np.add.reduce(np.concatenate([out[None], t]), axis=0)  # a running sum in y order: the term-by-term loop's numbers
+    return out
 
 # %% ../../nbs/report/80_report.ipynb #5aa42bc7
 def _expected_upper(xe, ws, k):
