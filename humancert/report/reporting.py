@@ -399,7 +399,7 @@ def _model_labels(ann, model, soft_model, scorer, combiner, notes):
     probs = None if soft_model is None else soft_predictions(ann, soft_model, "soft_model")
     hard = model
     if model is None and probs is not None:
-        hard = pd.Series(np.asarray(ann.classes, dtype=object)[probs.argmax(1)], index=pd.Index(ann.items))
+        hard = pd.Series(np.asarray(ann.classes, dtype=object)[probs.argmax(1)], index=pd.Index(ann.items), dtype=object)   # object: no pyarrow string factorize (about 25 ms cold)
         notes.append("certificate: the soft model's most probable class is its label (first class on ties)")
     ext, n_out = (ann, 0) if hard is None else with_outside_classes(ann, hard, "model")   # labels no annotator used: classes without labels
     codes = None if hard is None else hard_predictions(ext, hard, "model")
