@@ -84,8 +84,8 @@ def wrap(mod, name):
         try: return f(*a, **k)
         finally: acc[name] = acc.get(name, 0) + time.process_time() - t
     setattr(mod, name, g)
-for n in ("_equivalence", "_margins", "_agreement_table", "bounds_by_annotators", "_certificates"): wrap(R, n)
-wrap(SE, "_bootstrap_equivalences")
+for n in ("_model_labels", "_equivalence", "_margins", "_agreement_table", "bounds_by_annotators", "_certificates"): wrap(R, n)
+for n in ("_bootstrap_equivalences", "_abc_prior_cases"): wrap(SE, n)
 with contextlib.redirect_stdout(io.StringIO()): main(%r)
 c.append(time.process_time())
 print(json.dumps({"floor imports": c[1] - c[0], "parser module": c[2] - c[1],
@@ -152,14 +152,16 @@ def main():
     roots = ({"baseline checkout": Path(a.base)} if a.base else {}) | {"this tree": ROOT}
     split = parts(roots, a.parts)
     names = {"parser module": "the CLI's parser module (" + ", ".join(f"{k}: {parser_module(r)}" for k, r in roots.items()) + ")",
+             "_model_labels": "of which the model's labels (a soft model's most probable class, checked)",
              "_equivalence": "of which survey equivalence", "_bootstrap_equivalences": "of which its item bootstrap (200 resamples)",
+             "_abc_prior_cases": "of which ABC's prior-case count",
              "_margins": "of which S against the margin (certificate sweep; now run only when the margins are read)", "_agreement_table": "of which the agreement table (SPA included)",
              "bounds_by_annotators": "of which the bounds against k", "_certificates": "of which the two certificates"}
     print(f"\nWhere the CPU time goes, in one process (process_time around each part; median of {a.parts} fresh processes per checkout, the checkouts in turn, the order rotating):\n")
     print("| part | " + " | ".join(f"{k} (s)" for k in roots) + " |")
     print("| --- |" + " ---: |" * len(roots))
-    order = ["floor imports", "parser module", "humancert's modules", "the report's work", "_equivalence",
-             "_bootstrap_equivalences", "_margins", "_agreement_table", "bounds_by_annotators", "_certificates"]
+    order = ["floor imports", "parser module", "humancert's modules", "the report's work", "_model_labels", "_equivalence",
+             "_bootstrap_equivalences", "_abc_prior_cases", "_margins", "_agreement_table", "bounds_by_annotators", "_certificates"]
     cell = lambda v: "not run" if v is None else f"{v:.3f}"           # the margin sweep is computed only when the margins are read
     for key in order:
         print(f"| {names.get(key, key)} | " + " | ".join(cell(split[k].get(key)) for k in roots) + " |")

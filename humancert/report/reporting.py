@@ -36,7 +36,7 @@ from ..certification.certify import certify, Certificate
 from ..certification.gold_certificate import certify_with_gold, GoldCertificate
 from ..judges.board import compare_judges, JudgeBoard
 from ..certification.finite import check_delta
-from ..survey.power_curve import ZeroProbabilityError
+from ..survey.power_curve import ZeroProbabilityError, MAX_K_DEFAULT
 from ..data.profiles import profiles
 from ..certification.upper import terms_from_counts
 from ..survey.survey_equivalence import survey_equivalence, SurveyEquivalence, MIN_CURVE_ITEMS
@@ -58,14 +58,21 @@ def _log_comb_table(lf, a, b):
     ok = b <= a
     return np.where(ok, lf[a] - lf[np.minimum(b, a)] - lf[np.where(ok, a - b, 0)], -np.inf)
 
+_MAJORITY_BLOCK = 2 ** 20   # numbers per block of y values in _majority_probs
+
 def _majority_probs(counts, k):
     "P(class c holds more than half of k labels drawn without replacement), per row and class: hypergeometric tails."
     counts = np.asarray(counts, dtype=np.int64)
     n = counts.sum(1, keepdims=True)
     lf = gammaln(np.arange(int(n.max()) + 1) + 1.0)               # log j! for j up to the largest item: memory linear in it
     log_total, rest = _log_comb_table(lf, n, k), n - counts        # every row has at least k labels
-    return sum(np.exp(_log_comb_table(lf, counts, y) + _log_comb_table(lf, rest, k - y) - log_total)  # P(Y = y), y > k/2
-               for y in range(k // 2 + 1, k + 1))
+    ys, out = np.arange(k // 2 + 1, k + 1), np.zeros(counts.shape)
+    step = max(1, _MAJORITY_BLOCK // max(counts.size, 1))            # values of y per block: about 10^6 numbers at a time
+    for lo in range(0, len(ys), step):
+        y = ys[lo:lo + step, None, None]
+        t = np.exp(_log_comb_table(lf, counts, y) + _log_comb_table(lf, rest, k - y) - log_total)   # P(Y = y), y > k/2
+        out = np.add.reduce(np.concatenate([out[None], t]), axis=0)  # a running sum in y order: the term-by-term loop's numbers
+    return out
 
 # %% ../../nbs/report/80_report.ipynb #5aa42bc7
 def _expected_upper(xe, ws, k):
@@ -269,6 +276,55 @@ def _check_report_args(ann, confidence, delta, n_bootstrap, max_k, clip, seed, t
         raise ValueError(f"`clip` must be a probability floor in [0, 0.5) or None, got {clip!r}.")
     return delta, seed
 
+# %% ../../nbs/report/80_report.ipynb #2bc4dd60
+def _precedents_count(w0, w1, z, o):
+    "Whether the other items' terms q_j(o) sum to more than 1e-9 of the own item's (so that ABC's floating-point sum minus the own term stays positive)."
+    lf = gammaln(np.arange(int((w0 + w1).max()) + 2) + 1.0)
+    n, k1 = w0 + w1, o[0] + o[1]
+    ok = (w0 >= o[0]) & (w1 >= o[1])
+    t = np.where(ok, np.exp(lf[w0] - lf[np.maximum(w0 - o[0], 0)] + lf[w1] - lf[np.maximum(w1 - o[1], 0)] - lf[n] + lf[np.maximum(n - k1, 0)]), 0.0)
+    own = (w0 >= z[0]) & (w1 >= z[1])                                 # the own item (the only one with z)
+    rest = float(t.sum() - t[own].sum())
+    return rest > 1e-9 * float(t[own].sum()) + 1e-290
+
+
+# %% ../../nbs/report/80_report.ipynb #f56569f6
+def _abc_first_zero(counts, # (items, 2) label counts
+                    top:int, # the curve's largest k
+                   ) -> int|None:
+    "The first k <= top where the exact two-class ABC curve of the data (no clip) gives a label that occurs probability 0, from the counts; None: none, or undecided."
+    counts = np.asarray(counts)
+    if counts.ndim != 2 or counts.shape[1] != 2 or len(counts) == 0: return None
+    w0, w1 = counts[:, 0].astype(np.int64), counts[:, 1].astype(np.int64)
+    shape = (int(w0.max()) + 3, int(w1.max()) + 3)
+    N = np.bincount(w0 * shape[1] + w1, minlength=shape[0] * shape[1]).reshape(shape)
+    N = N[::-1, ::-1].cumsum(0).cumsum(1)[::-1, ::-1]                 # N[a, b]: items with at least a zeros and b ones
+    has = [int((w0 > 0).sum()), int((w1 > 0).sum())]                   # items holding each label (ABC's prior)
+    a, b = np.nonzero(N == 1)                                         # z = (a, b): the own item alone shows it
+    for j in np.argsort(a + b, kind="stable"):
+        z, k = (int(a[j]), int(b[j])), int(a[j] + b[j]) - 1
+        if k > top: return None
+        for c in (0, 1):
+            if z[c] == 0: continue
+            o = (z[0] - 1, z[1] + 1) if c == 0 else (z[0] + 1, z[1] - 1)   # the other label's sequence
+            if N[o] - N[max(o[0], z[0]), max(o[1], z[1])] == 0:       # no precedent either: the prior of the other items' shares
+                if has[c] == 1: return k
+                continue
+            return k if _precedents_count(w0, w1, z, o) else None
+    return None
+
+
+# %% ../../nbs/report/80_report.ipynb #d117fda7
+def _first_zero(ann, combiner, scorer, max_k, clip):
+    "The k >= 2 where the data's exact ABC cross-entropy curve raises ZeroProbabilityError, if the counts decide it (None otherwise: the curve is tried)."
+    if combiner != "abc" or scorer != "cross_entropy" or clip or not isinstance(ann, Annotations): return None
+    counts = np.asarray(ann.counts)
+    top = int(counts.sum(1).max()) - 1
+    if max_k is not None and not (isinstance(max_k, (int, np.integer)) and 0 <= max_k <= top): return None   # survey_equivalence refuses it
+    k = _abc_first_zero(counts, min(top, MAX_K_DEFAULT) if max_k is None else int(max_k))
+    return k if k is not None and k >= 2 else None
+
+
 # %% ../../nbs/report/80_report.ipynb #8bb49b5f
 _NO_PRECEDENT = ("ABC gives probability 0 to a label that occurs in the data or a bootstrap resample (cross-entropy -inf): "
                  "no other item has a precedent for it")
@@ -285,9 +341,11 @@ def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, note
                          f"{int(zero.sum())} item(s), so its cross-entropy is -inf; keep its probabilities away from 0 "
                          "(e.g. clip them to [0.001, 0.999] and renormalise) or pass the model's labels instead")
             return None
-    cut = False
+    cut, first = False, _first_zero(ann, combiner, scorer, max_k, clip)   # the data's own cut, known before the curve
     while True:
-        try: res = survey_equivalence(pred, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clip=clip)
+        try:
+            if first is not None: first, z = None, ZeroProbabilityError(first); raise z
+            res = survey_equivalence(pred, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clip=clip)
         except ZeroProbabilityError as e:
             if e.k < 2:
                 notes.append(f"survey equivalence not computed: from k = {e.k} {_NO_PRECEDENT}, so no curve of two or more raters "
@@ -341,7 +399,7 @@ def _model_labels(ann, model, soft_model, scorer, combiner, notes):
     probs = None if soft_model is None else soft_predictions(ann, soft_model, "soft_model")
     hard = model
     if model is None and probs is not None:
-        hard = pd.Series(np.asarray(ann.classes, dtype=object)[probs.argmax(1)], index=pd.Index(ann.items))
+        hard = pd.Series(np.asarray(ann.classes, dtype=object)[probs.argmax(1)], index=pd.Index(ann.items), dtype=object)   # object: no pyarrow string factorize (about 25 ms cold)
         notes.append("certificate: the soft model's most probable class is its label (first class on ties)")
     ext, n_out = (ann, 0) if hard is None else with_outside_classes(ann, hard, "model")   # labels no annotator used: classes without labels
     codes = None if hard is None else hard_predictions(ext, hard, "model")

@@ -751,14 +751,30 @@ def _covered(Y, ref, wref):
     step = max(1, (1 << 22) // max(1, ref.size))
     return np.concatenate([((ref[None] >= Y[s:s + step, None]).all(2)) @ wref for s in range(0, len(Y), step)] or [np.zeros(0)])
 
+# %% ../../nbs/survey/32_power_curve.ipynb #9a1fb529
+def _prior_cases_binary(prof, mult, K, r=1):
+    "_abc_prior_cases for two classes, from N(a, b) = items holding at least a zeros and b ones: exact whole numbers."
+    w0, w1, m = prof[:, 0], prof[:, 1], np.rint(mult).astype(np.int64)
+    A, B = int(w0.max()) + 3, int(w1.max()) + 3
+    N = np.zeros((A, B), np.int64)
+    np.add.at(N, (w0, w1), m)
+    N = N[::-1, ::-1].cumsum(0).cumsum(1)[::-1, ::-1]                     # N[a, b]: items with at least a zeros and b ones
+    P = N[1:, :-1] + N[:-1, 1:] - N[1:, 1:]                                # items holding y = (a, b) and one label more
+    F = np.where(P == 1, np.add.outer(np.arange(A - 1), np.arange(B - 1)), np.iinfo(np.int64).max)   # k of a y only the own item holds
+    F = np.minimum.accumulate(np.minimum.accumulate(F, 0), 1)              # the first such k within each item's box y <= w
+    return int((m * np.maximum(np.minimum(w0 + w1 - r, K - 1) - F[w0, w1] + 1, 0)).sum())
+
+
 # %% ../../nbs/survey/32_power_curve.ipynb #93c2289d
 def _abc_prior_cases(prof, # profiles: label counts, one row per distinct count vector
                      mult, # items with each profile
                      K:int, # levels k = 0..K-1
                      r:int=1, # reference raters held out
+                     binary:bool=True, # two classes: the count table's closed form (False: the general search, for checks)
                     ) -> int:
     "(item, k) pairs where some k of the item's labels have no precedent among the other items, so ABC's 0/0 is replaced by its prior."
     prof, mult = np.asarray(prof, dtype=np.int64), np.asarray(mult, dtype=np.float64)
+    if binary and prof.shape[1] == 2 and len(prof) and np.array_equal(mult, np.rint(mult)): return _prior_cases_binary(prof, mult, K, r)
     n, total = prof.sum(1), 0.0
     # k seen labels y have a precedent when another item with k + 1 or more labels holds y (then y + e_l fits it for some l);
     # an item whose every label another item also holds (a second copy of its profile, or a larger one) always has one
