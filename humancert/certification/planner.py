@@ -471,7 +471,7 @@ def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy mi
     if dp is not None: rows[_DESIGN_ROW] = _stopping_row(dp.times, power)
     return GoldProcedurePlan(pd.DataFrame(rows).T, float(lead), float(sd), float(target), float(power), seed, fixed.test, dp)
 
-# %% ../../nbs/certification/17_study_planner.ipynb #6588fe6c
+# %% ../../nbs/certification/17_study_planner.ipynb #29367f2c
 def _human_shares(design, # an InformativeDesign
                  ) -> np.ndarray:
     "p_ic, the human label shares, read back from D_i(c) = [judge_i = c] - p_ic: sum_c D_i(c) is 0 (judge's label a human class) or -1."
@@ -480,7 +480,7 @@ def _human_shares(design, # an InformativeDesign
     judge = np.argmax(d, axis=1)                                      # D_i(judge_i) = 1 - p >= 0 > -p elsewhere (ties only where D is known)
     return np.where(inside[:, None], (np.arange(d.shape[1]) == judge[:, None]) - d, -d)
 
-# %% ../../nbs/certification/17_study_planner.ipynb #ec38d5d6
+# %% ../../nbs/certification/17_study_planner.ipynb #7d44e955
 def _extreme_labels(d, # D_i(c) for every item and class
                     op, # np.max or np.min
                    ) -> np.ndarray:
@@ -505,7 +505,7 @@ def _gold_family(design, # an InformativeDesign
     g = (1 - abs(lam)) * b + abs(lam) * _extreme_labels(d, np.max if up else np.min)
     return g, lam, (lmin, lb, lmax)
 
-# %% ../../nbs/certification/17_study_planner.ipynb #8be3600e
+# %% ../../nbs/certification/17_study_planner.ipynb #2734f870
 def _draw_orders(design, # an InformativeDesign
                  rng, # numpy Generator
                  r:int, # how many orders
@@ -515,7 +515,7 @@ def _draw_orders(design, # an InformativeDesign
     if design.sampling == "uniform": return rng.permuted(np.broadcast_to(inf, (r, len(inf))), axis=1)
     return inf[np.argsort(rng.exponential(size=(r, len(inf))) / design.w[inf], axis=1, kind="stable")]   # the exponential race
 
-# %% ../../nbs/certification/17_study_planner.ipynb #9e3d203a
+# %% ../../nbs/certification/17_study_planner.ipynb #f5ef9b1f
 def _stopping_in_orders(design, # an InformativeDesign
                         o, # orders, one row per simulated study (positions in design.items)
                         codes, # gold class codes of the items of each row, in its order (same shape as o)
@@ -534,7 +534,7 @@ def _stopping_in_orders(design, # an InformativeDesign
     hit = lk >= np.log(1 / delta)
     return np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf)
 
-# %% ../../nbs/certification/17_study_planner.ipynb #be9acf34
+# %% ../../nbs/certification/17_study_planner.ipynb #d145e517
 def _design_stopping(design, # an InformativeDesign
                      g, # assumed gold distribution: one row per item of design.items, one column per class
                      tau:float, # the claim: mean of D over the N items > tau
@@ -557,7 +557,7 @@ def _design_stopping(design, # an InformativeDesign
         out.append(_stopping_in_orders(design, o, codes, tau, delta))
     return np.concatenate(out)
 
-# %% ../../nbs/certification/17_study_planner.ipynb #a483e80e
+# %% ../../nbs/certification/17_study_planner.ipynb #e096891f
 @dataclass(frozen=True, repr=False)
 class InformativeDesignPlan(AtLevel):
     "Gold labels the informative design (sequential + active, without replacement) needs, simulated before any gold label."
@@ -588,7 +588,7 @@ class InformativeDesignPlan(AtLevel):
         "One row: the plan's numbers (without the stopping times)."
         return pd.DataFrame([{k: v for k, v in self.__dict__.items() if k != "times"}])
 
-# %% ../../nbs/certification/17_study_planner.ipynb #e27cb4c3
+# %% ../../nbs/certification/17_study_planner.ipynb #0b71b936
 def _check_informative_plan(design, lead, power, tau, mix, reps, orders):
     "The arguments of plan_informative_design, each refused with its name, what was wrong and what it must be."
     from humancert.certification.active_gold import InformativeDesign
@@ -604,7 +604,7 @@ def _check_informative_plan(design, lead, power, tau, mix, reps, orders):
     if orders not in ("fresh", "design"):
         raise ValueError(f"`orders` must be 'fresh' (a new order per study, as the design draws) or 'design' (its own order), got {orders!r}.")
 
-# %% ../../nbs/certification/17_study_planner.ipynb #163c5441
+# %% ../../nbs/certification/17_study_planner.ipynb #dd3ada52
 def plan_informative_design(design, # informative_design(ann, judge, ...): the pool, its known items, sampling and terms
                             lead:float, # the expected mean of D over the design's N items (the judge's lead)
                             confidence:float=0.95, # certified at this level, over all looks
