@@ -53,11 +53,11 @@ def _gold_sequence_time(ann, judge, des, codes):
     return float(seq.last.n_gold) if seq.last.certified else np.inf
 
 
-@pytest.mark.parametrize("sampling", ["active", "uniform"])
-def test_stopping_time_is_gold_sequence_s(sampling):
+@pytest.mark.parametrize("sampling, control", [("active", True), ("uniform", True), ("active", False)])
+def test_stopping_time_is_gold_sequence_s(sampling, control):
     "The plan's stopping time equals the look at which GoldSequence first certifies, label by label (exact), including never."
     ann, judge = _panel(60, [0.7, 0.6, 0.6], 0.85, 7)
-    des = informative_design(ann, judge, sampling=sampling, seed=5)
+    des = informative_design(ann, judge, control=control, sampling=sampling, seed=5)
     g = _gold_family(des, 0.2, 0.5)[0]
     for r in range(3):
         rr = np.random.default_rng([r, 9])
@@ -92,6 +92,14 @@ def test_plan_against_direct_gold_sequence():
         p = np.mean(t <= n)
         se = np.sqrt(p * (1 - p) * (1 / R + 1 / len(t)))
         assert abs(np.mean(direct <= n) - p) <= 3 * se, (q, n, p, np.mean(direct <= n), se)
+
+
+def test_a_margin_needs_more_labels():
+    "The claim mean D > tau with tau > 0 is harder: on the same simulated studies the median stopping time is larger (terms_tau shifts the null)."
+    ann, judge = _panel(400, [0.7, 0.6, 0.6], 0.85, 11)
+    des = informative_design(ann, judge, seed=3)
+    at0, at5 = plan_informative_design(des, 0.15, reps=200, seed=1), plan_informative_design(des, 0.15, tau=0.05, reps=200, seed=1)
+    assert at5.median > at0.median and at5.tau == 0.05
 
 
 @pytest.mark.parametrize("call, err, match", [
