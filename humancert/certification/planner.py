@@ -6,7 +6,8 @@ Docs: https://humancert.github.io/humancert/certification/study_planner.html.md"
 
 # %% auto #0
 __all__ = ['PLAN_UPPER_TAILS', 'GOLD_PLAN_TAILS', 'GOLD_PLAN_TESTS', 'StudyPlan', 'plan_study', 'GoldPlan', 'sign_test_power',
-           'gold_discordance_bound', 'plan_gold_study', 'GoldProcedurePlan', 'plan_gold_procedures']
+           'gold_discordance_bound', 'plan_gold_study', 'GoldProcedurePlan', 'plan_gold_procedures',
+           'InformativeDesignPlan', 'plan_informative_design']
 
 # %% ../../nbs/certification/17_study_planner.ipynb #67522c0e
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from scipy import optimize, stats
 
 from .tails import LOWER_TAILS, _bernstein_delta, _check_tail
 from .certify import _split
-from ..data.annotations import seed_used, check_confidence, level_and_delta, check_annotations, hard_predictions
+from ..data.annotations import seed_used, check_confidence, level_and_delta, check_annotations, hard_predictions, AtLevel
 
 # %% ../../nbs/certification/17_study_planner.ipynb #99c7d8d5
 def _smallest_n(prob, # n -> probability of certifying with n items, non-decreasing in n
@@ -398,13 +399,14 @@ def _two_point_stopping(lead, sd, lo, reps, max_n, target, seed):
 @dataclass(frozen=True)
 class GoldProcedurePlan:
     "Gold items each procedure needs for the target confidence: fixed-size (planned), sequential and active (simulated stopping times)."
-    table: pd.DataFrame    # one row per procedure: gold items for the power asked, median, mean and 90th percentile
+    table: pd.DataFrame    # one row per procedure: gold items for the power asked, median, mean, 90th percentile, share certified
     lead: float            # expected E[D]
     sd: float              # sd of D per gold item
     target: float          # confidence to reach
     power: float           # probability of reaching it
     seed: int|None = None  # seed of the simulation (recorded; repeat the plan with it)
     test: str = "plain"    # the fixed-size row's test: 'randomised sign' (the default), 'sign' or 'plain' (Bernstein plan)
+    design_plan: object = None   # the informative design's InformativeDesignPlan when `design` was given, else None
 
     @property
     def confidence(self) -> float:
@@ -433,10 +435,11 @@ def _check_procedures(lead, sd, active_sd, active_lo, reps):
 
 # %% ../../nbs/certification/17_study_planner.ipynb #38a38acf
 def _stopping_row(t, power):
-    "Gold items for the power asked (a quantile of T), median, mean (inf if some studies never certify) and 90th percentile."
+    "Gold items for the power asked (a quantile of T), median, mean (inf if some studies never certify), 90th percentile, share certified."
     q = lambda p: float(np.quantile(t, p, method="higher"))
-    return {"for power": q(power), "median": q(0.5), "mean": float(t.mean()), "90th percentile": q(0.9)}
+    return {"for power": q(power), "median": q(0.5), "mean": float(t.mean()), "90th percentile": q(0.9), "certified share": float(np.isfinite(t).mean())}
 
+_DESIGN_ROW = "sequential + active (informative design, without replacement)"
 _FIXED_ROW = {"plain": "fixed-size (Bernstein plan)", "randomised sign": "fixed-size (randomised sign test)", "sign": "fixed-size (sign test)"}
 
 def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy minus the average annotator's
@@ -449,18 +452,177 @@ def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy mi
                          seed:int|None=0, # seed of the simulation; None: a fresh one (recorded in the plan)
                          test:str="auto", # the fixed-size row: 'auto' (the randomised sign test, as certify_with_gold at tau = 0), 'randomised sign', 'sign' or 'plain'
                          discordance:float|None=None, # upper bound on the sign test's P(D' != 0) (plan_gold_study's); None: lead^2 + sd^2 + 1/4
+                         design=None, # informative_design(ann, judge): adds its row, planned by plan_informative_design at `lead` (seed + 2)
                          target:float|None=None, # old name of `confidence`; kept working
                          delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                         ) -> GoldProcedurePlan:
-    "Gold items for S >= target with the given power: fixed-size (by default the randomised sign test, exact), sequential and active (simulated)."
+    "Gold items for S >= target with the given power: fixed-size (by default the randomised sign test, exact), sequential and active (simulated), and the informative design's."
     target = _plan_level(confidence, target, delta)
     fixed = plan_gold_study(lead, sd, target, power, test=test, discordance=discordance)   # checks lead, sd, target, power, test
     plain = fixed if fixed.test == "plain" else plan_gold_study(lead, sd, target, power, test="plain")
     _check_procedures(lead, sd, active_sd, active_lo, reps)
     seed = seed_used(seed)
     top = int(min(4 * plain.n_gold + 100, 200000))                  # the simulation's horizon, from the plain plan whatever the fixed-size test
-    rows = {_FIXED_ROW[fixed.test]: {"for power": float(fixed.n_gold), "median": np.nan, "mean": np.nan, "90th percentile": np.nan},
+    rows = {_FIXED_ROW[fixed.test]: {"for power": float(fixed.n_gold), "median": np.nan, "mean": np.nan, "90th percentile": np.nan, "certified share": np.nan},
             "sequential": _stopping_row(_two_point_stopping(lead, sd, -1.0, reps, top, target, seed), power)}
     if active_sd is not None:
         rows["active, sequential"] = _stopping_row(_two_point_stopping(lead, active_sd, active_lo, reps, top, target, seed + 1), power)
-    return GoldProcedurePlan(pd.DataFrame(rows).T, float(lead), float(sd), float(target), float(power), seed, fixed.test)
+    dp = None if design is None else plan_informative_design(design, lead, target, power, reps=reps, seed=seed + 2)
+    if dp is not None: rows[_DESIGN_ROW] = _stopping_row(dp.times, power)
+    return GoldProcedurePlan(pd.DataFrame(rows).T, float(lead), float(sd), float(target), float(power), seed, fixed.test, dp)
+
+# %% ../../nbs/certification/17_study_planner.ipynb #29367f2c
+def _human_shares(design, # an InformativeDesign
+                 ) -> np.ndarray:
+    "p_ic, the human label shares, read back from D_i(c) = [judge_i = c] - p_ic: sum_c D_i(c) is 0 (judge's label a human class) or -1."
+    d = np.asarray(design.d, dtype=np.float64)
+    inside = np.abs(d.sum(1)) < 0.5                                   # 0 or -1: the judge's label is a class, or no class
+    judge = np.argmax(d, axis=1)                                      # D_i(judge_i) = 1 - p >= 0 > -p elsewhere (ties only where D is known)
+    return np.where(inside[:, None], (np.arange(d.shape[1]) == judge[:, None]) - d, -d)
+
+# %% ../../nbs/certification/17_study_planner.ipynb #7d44e955
+def _extreme_labels(d, # D_i(c) for every item and class
+                    op, # np.max or np.min
+                   ) -> np.ndarray:
+    "Per item: the uniform distribution over the classes where D_i(c) is largest (op=np.max) or smallest (np.min)."
+    at = np.abs(d - op(d, axis=1, keepdims=True)) <= 1e-12
+    return at / at.sum(1, keepdims=True)
+
+def _gold_family(design, # an InformativeDesign
+                 lead:float, # the mean of D over the design's N items the gold distribution must give
+                 mix:float, # weight of the uniform in b (the rest: the human shares)
+                ) -> tuple:
+    "(g, lam, (L_min, L_b, L_max)): g = (1 - |lam|) b + |lam| e, e the label best (lam >= 0) or worst for the judge, mean of D = lead."
+    d, C = design.d, design.d.shape[1]
+    b = (1 - mix) * _human_shares(design) + mix / C
+    lb, lmax, lmin = float((b * d).sum(1).mean()), float(d.max(1).mean()), float(d.min(1).mean())
+    if not lmin - 1e-12 <= lead <= lmax + 1e-12:
+        raise ValueError(f"`lead` = {lead:g} is outside [{lmin:.4f}, {lmax:.4f}], the means of D this pool can have (gold always the "
+                         "label least or most favourable to the judge); ask a lead in that range.")
+    up = lead >= lb
+    lam = (lead - lb) / (lmax - lb) if up and lmax > lb else ((lead - lb) / (lb - lmin) if lb > lmin else 0.0)
+    lam = float(np.clip(lam, -1.0, 1.0))
+    g = (1 - abs(lam)) * b + abs(lam) * _extreme_labels(d, np.max if up else np.min)
+    return g, lam, (lmin, lb, lmax)
+
+# %% ../../nbs/certification/17_study_planner.ipynb #2734f870
+def _draw_orders(design, # an InformativeDesign
+                 rng, # numpy Generator
+                 r:int, # how many orders
+                ) -> np.ndarray:
+    "r orders of the informative items (positions in design.items, one row each), drawn as informative_design draws its order."
+    inf = np.sort(design.order)
+    if design.sampling == "uniform": return rng.permuted(np.broadcast_to(inf, (r, len(inf))), axis=1)
+    return inf[np.argsort(rng.exponential(size=(r, len(inf))) / design.w[inf], axis=1, kind="stable")]   # the exponential race
+
+# %% ../../nbs/certification/17_study_planner.ipynb #f5ef9b1f
+def _stopping_in_orders(design, # an InformativeDesign
+                        o, # orders, one row per simulated study (positions in design.items)
+                        codes, # gold class codes of the items of each row, in its order (same shape as o)
+                        tau:float, # the claim: mean of D over the N items > tau
+                        delta:float, # level 1 - delta
+                        cap:float=0.5, # largest share of the capital a bet risks (GoldSequence's default)
+                       ) -> np.ndarray:
+    "Per row: gold labels until the design's e-process, run in that row's order, reaches 1 / delta (a look after every item); inf if never."
+    from humancert.certification.gold_sequence import log_capital
+    from humancert.certification.active_gold import successive_log_capital
+    yc = design.d - design.proxy[:, None]                             # every item's term for every gold class
+    y, t = yc[o, codes], design.terms_tau(tau)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        lk = (log_capital(y, t, design.lo, design.hi, design.pool, cap) if design.sampling == "uniform"
+              else successive_log_capital(y, design.w[o], yc.min(1)[o], yc.max(1)[o], t, cap))
+    hit = lk >= np.log(1 / delta)
+    return np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf)
+
+# %% ../../nbs/certification/17_study_planner.ipynb #d145e517
+def _design_stopping(design, # an InformativeDesign
+                     g, # assumed gold distribution: one row per item of design.items, one column per class
+                     tau:float, # the claim: mean of D over the N items > tau
+                     delta:float, # level 1 - delta
+                     reps:int, # simulated studies
+                     seed:int, # seed of the orders and the gold labels
+                     orders:str="fresh", # "fresh": each study in a new order drawn as the design draws; "design": the design's own order
+                     chunk:int=100, # studies simulated at once
+                    ) -> np.ndarray:
+    "Stopping times of `reps` studies: gold labels drawn from g (inverse CDF), the e-process in each study's order."
+    rng, n, out, chunks = np.random.default_rng(seed), design.pool, [], range(0, reps, chunk)
+    if reps * n >= 4e6:                                               # a long run: a progress bar (a widget in notebooks, text elsewhere)
+        from tqdm.auto import tqdm
+        chunks = tqdm(chunks, desc="simulated studies", leave=False)
+    for a in chunks:
+        r = min(chunk, reps - a)
+        o = _draw_orders(design, rng, r) if orders == "fresh" else np.broadcast_to(design.order, (r, n))
+        cum = np.cumsum(g[o], axis=-1)                                # per study and rank: the classes' CDF
+        codes = np.minimum((rng.random((r, n, 1)) > cum).sum(-1), g.shape[1] - 1)   # the last class absorbs rounding
+        out.append(_stopping_in_orders(design, o, codes, tau, delta))
+    return np.concatenate(out)
+
+# %% ../../nbs/certification/17_study_planner.ipynb #e096891f
+@dataclass(frozen=True, repr=False)
+class InformativeDesignPlan(AtLevel):
+    "Gold labels the informative design (sequential + active, without replacement) needs, simulated before any gold label."
+    for_power: float        # gold labels for the power asked: that quantile of T (inf if fewer studies certify within the pool)
+    median: float           # median of T, the gold labels until certified
+    mean: float             # mean of T (inf if some study never certifies within the pool)
+    p90: float              # 90th percentile of T
+    certified_share: float  # share of the simulated studies certified within the pool
+    lead: float             # the expected mean of D over the N items the gold family is set to
+    lam: float              # the family's weight: g = (1 - |lam|) b + |lam| e (e toward the judge's label when lam >= 0)
+    mix: float              # weight of the uniform in b (the rest: the human shares)
+    n_items: int            # N, the design's items
+    pool: int               # informative items: the most gold labels the design can ask
+    power: float            # the probability of certifying asked for
+    tau: float              # the claim: mean of D > tau
+    reps: int               # simulated studies
+    orders: str             # "fresh" (each study a new order, as the design draws) or "design" (its own order)
+    seed: int               # seed of the simulation (recorded; repeat the plan with it)
+    delta: float            # level 1 - delta
+    times: np.ndarray = field(default=None, compare=False)   # the simulated stopping times (inf: not certified within the pool)
+
+    def __repr__(self):
+        return (f"InformativeDesignPlan(median {self.median:,.0f}, 90th percentile {self.p90:,.0f}, {self.for_power:,.0f} for power "
+                f"{self.power:g} gold labels; certified within the pool {self.certified_share:.3f}; lead={self.lead:g} (lam={self.lam:+.4f}, "
+                f"mix={self.mix:g}), N={self.n_items} ({self.pool} informative), {self.reps} studies ({self.orders} orders, seed "
+                f"{self.seed}), tau={self.tau:g}, confidence={self.confidence:g})")
+    def to_frame(self) -> pd.DataFrame:
+        "One row: the plan's numbers (without the stopping times)."
+        return pd.DataFrame([{k: v for k, v in self.__dict__.items() if k != "times"}])
+
+# %% ../../nbs/certification/17_study_planner.ipynb #0b71b936
+def _check_informative_plan(design, lead, power, tau, mix, reps, orders):
+    "The arguments of plan_informative_design, each refused with its name, what was wrong and what it must be."
+    from humancert.certification.active_gold import InformativeDesign
+    num = lambda v: not isinstance(v, (bool, np.bool_)) and isinstance(v, (int, float, np.integer, np.floating)) and np.isfinite(v)
+    if not isinstance(design, InformativeDesign):
+        raise TypeError(f"`design` must be an InformativeDesign (informative_design(ann, judge, seed=...)), got {type(design).__name__}.")
+    if not num(lead) or not -1 < lead < 1: raise ValueError(f"`lead` must be a number in (-1, 1) (the expected mean of D), got {lead!r}.")
+    if not num(power) or not 0 < power < 1: raise ValueError(f"`power` must lie strictly between 0 and 1 (a probability of certifying such as 0.8), got {power!r}.")
+    if not num(tau) or not 0 <= tau < 1: raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
+    if not num(mix) or not 0 < mix <= 1: raise ValueError(f"`mix` must be a number in (0, 1] (the uniform's weight in the assumed gold distribution), got {mix!r}.")
+    if isinstance(reps, (bool, np.bool_)) or not isinstance(reps, (int, np.integer)) or reps < 50:
+        raise ValueError(f"`reps` must be an int >= 50 (simulated studies), got {reps!r}.")
+    if orders not in ("fresh", "design"):
+        raise ValueError(f"`orders` must be 'fresh' (a new order per study, as the design draws) or 'design' (its own order), got {orders!r}.")
+
+# %% ../../nbs/certification/17_study_planner.ipynb #dd3ada52
+def plan_informative_design(design, # informative_design(ann, judge, ...): the pool, its known items, sampling and terms
+                            lead:float, # the expected mean of D over the design's N items (the judge's lead)
+                            confidence:float=0.95, # certified at this level, over all looks
+                            power:float=0.8, # probability of certifying asked for: `for_power` is that quantile of the gold labels needed
+                            tau:float=0.0, # the claim: mean of D > tau
+                            mix:float=0.5, # weight of the uniform in the assumed gold distribution (active_design's default)
+                            reps:int=400, # simulated studies
+                            seed:int|None=0, # seed of the simulation; None: a fresh one (recorded in the plan)
+                            orders:str="fresh", # "fresh": each study in a new order drawn as the design draws; "design": the design's own order
+                            delta:float|None=None, # old name: failure probability 1 - confidence; kept working
+                           ) -> InformativeDesignPlan:
+    "Gold labels the sequential + active design without replacement needs before any gold label: its e-process on pools with gold from the assumed family at `lead`."
+    confidence, delta = level_and_delta(confidence, delta)
+    _check_informative_plan(design, lead, power, tau, mix, reps, orders)
+    seed = seed_used(seed)
+    g, lam, _ = _gold_family(design, float(lead), float(mix))
+    t = _design_stopping(design, g, float(tau), delta, int(reps), seed, orders)
+    row = _stopping_row(t, power)
+    return InformativeDesignPlan(row["for power"], row["median"], row["mean"], row["90th percentile"], float(np.isfinite(t).mean()),
+                                 float(lead), lam, float(mix), design.n_items, design.pool, float(power), float(tau), int(reps), orders,
+                                 seed, delta, t)
