@@ -33,7 +33,7 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'GoldProcedurePlan', 'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence', 'SequentialCertificate',
            'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign',
            'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS', 'sign_test_power',
-           'gold_discordance_bound']
+           'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -70,7 +70,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "survey.calibration": "calibrate_isotonic calibrate_by_group",
     "certification.tails": "LOWER_TAILS UPPER_TAILS lower_tail_delta upper_tail_delta lower_limit upper_limit",
     "certification.planner": ("StudyPlan plan_study GoldPlan plan_gold_study plan_gold_procedures GoldProcedurePlan "
-        "GOLD_PLAN_TESTS sign_test_power gold_discordance_bound"),
+        "GOLD_PLAN_TESTS sign_test_power gold_discordance_bound plan_informative_design InformativeDesignPlan"),
     "survey.abc_theory": "posterior_predictive state_mixture_curve",
     "survey.reference_panels": ("panel_matrix panel_scale NoiseSimulation uniform_noise hscore_star state_equivalence "
         "seq_by_reference"),
@@ -127,7 +127,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "GoldSequence", "SequentialCertificate",
          "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel",
          "ActiveDesign", "active_design", "InformativeDesign", "informative_design", "GOLD_PLAN_TESTS", "sign_test_power",
-         "gold_discordance_bound"]
+         "gold_discordance_bound", "plan_informative_design", "InformativeDesignPlan"]
 
 # %% ../nbs/99_package.ipynb #a62a1b55
 def _signature_comments(fn):

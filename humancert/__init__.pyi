@@ -170,6 +170,8 @@ from .certification.planner import (
     GOLD_PLAN_TESTS as GOLD_PLAN_TESTS,
     sign_test_power as sign_test_power,
     gold_discordance_bound as gold_discordance_bound,
+    plan_informative_design as plan_informative_design,
+    InformativeDesignPlan as InformativeDesignPlan,
 )
 from .survey.abc_theory import (
     posterior_predictive as posterior_predictive,
@@ -388,4 +390,6 @@ __all__ = [
     'GOLD_PLAN_TESTS',
     'sign_test_power',
     'gold_discordance_bound',
+    'plan_informative_design',
+    'InformativeDesignPlan',
 ]

@@ -78,10 +78,8 @@ LEVEL_CASES = {
 }
 # issue 34 item 4: the planner's exact sign-test power; a case once humancert/__init__.py lists it (the lead adds the name)
 LEVEL_CASES["sign_test_power"] = ((200, 0.1, 0.4), {}, lambda p: p)
-# issue 34 item 4: the informative design's plan; a case once humancert/__init__.py lists it (the lead adds the name)
-if hasattr(humancert, "plan_informative_design"):
-    LEVEL_CASES["plan_informative_design"] = ((humancert.informative_design(ANN, MODEL, seed=0), 0.1), dict(reps=60, seed=2),
-                                              lambda p: p.times.tolist())
+LEVEL_CASES["plan_informative_design"] = ((humancert.informative_design(ANN, MODEL, seed=0), 0.1), dict(reps=60, seed=2),
+                                          lambda p: p.times.tolist())
 
 # functions that take a level but keep the papers' delta, each with its reason
 LEVEL_EXCEPTIONS = {
@@ -229,9 +227,8 @@ for _name in ("cohen_kappa", "scott_pi"):                             # two rate
                          lambda r: (r.value, r.ci, r.se))
 
 SEED_CASES["informative_design"] = (lambda s: humancert.informative_design(ANN, MODEL, seed=s), _field_seed, lambda d: d.order.tolist())
-if hasattr(humancert, "plan_informative_design"):             # issue 34 item 4 (the lead adds the name to humancert/__init__.py)
-    SEED_CASES["plan_informative_design"] = (lambda s: humancert.plan_informative_design(humancert.informative_design(ANN, MODEL, seed=0), 0.1,
-                                                                                         reps=60, seed=s), _field_seed, lambda p: p.times.tolist())
+SEED_CASES["plan_informative_design"] = (lambda s: humancert.plan_informative_design(humancert.informative_design(ANN, MODEL, seed=0), 0.1,
+                                                                                     reps=60, seed=s), _field_seed, lambda p: p.times.tolist())
 
 SEED_EXCEPTIONS = {
     "simulate_annotators": "a building block returning a bare array of labels: nothing to record the seed in (pass an int to repeat)",
