@@ -15,9 +15,10 @@ import pandas as pd
 
 from ..certification.gold_sequence import GoldSequence
 from ..certification.active_gold import informative_design
+from ..certification.planner import plan_informative_design
 
 # %% ../../nbs/report/92_gold_status.ipynb #3e3412b6
-def _status_text(seq, model, reps, seed):
+def _status_text(seq, model, reps, seed, next_items=10):
     "The printed status: the certificate, then the stop rule's verdict or the planner's expectation."
     c = seq.certificate
     where = "in the gold file's order" if seq.design is None else f"in the order of informative_design, seed {seq.design.seed}"
@@ -33,15 +34,24 @@ def _status_text(seq, model, reps, seed):
                    "the lead may be too small (or absent)."))
     lines = [head, repr(c), verdict]
     if seq.design is not None and not c.certified and len(seq.x) < seq.pool:
-        nxt = seq.design.items[seq.design.order[len(seq.x):len(seq.x) + 10]].tolist()
-        lines.append(f"Next to label (the design's order): {', '.join(map(str, nxt))}{' ...' if len(seq.x) + 10 < seq.pool else ''}")
+        nxt = seq.design.items[seq.design.order[len(seq.x):len(seq.x) + next_items]].tolist()
+        lines.append(f"Next to label (the design's order): {', '.join(map(str, nxt))}{' ...' if len(seq.x) + next_items < seq.pool else ''}")
     return "\n".join(lines)
 
 # %% ../../nbs/report/92_gold_status.ipynb #e0c4c22d
-def _check_status_args(model, gold, reps, order=None, replacement=False):
-    "Refuse a call without the model or the gold labels, naming the option."
+def _check_status_args(model, gold, reps, order=None, replacement=False, next_items=10, lead=None):
+    "Refuse a call without the model, or without the gold labels unless --order starts a design, naming the option."
     if model is None: raise ValueError("--model is needed: the model's labels, a column of INPUT or a file (item id, label).")
-    if gold is None: raise ValueError("--gold is needed: a file of gold labels (item id, gold label, rows in the order labelled) or a column of INPUT.")
+    if gold is None and order is None:
+        raise ValueError("--gold is needed: a file of gold labels (item id, gold label, rows in the order labelled) or a column of INPUT; "
+                         "or --order S alone, to start the informative design (the first items to label).")
+    if isinstance(next_items, bool) or not isinstance(next_items, int) or next_items < 1:
+        raise ValueError(f"--next-items must be an integer >= 1 (how many of the next items to list), got {next_items!r}.")
+    if lead is not None and (gold is not None or order is None):
+        raise ValueError("--lead plans the informative design before any gold label: give it with --order and without --gold "
+                         "(with gold labels the planner continues from the labels so far).")
+    if lead is not None and (isinstance(lead, bool) or not isinstance(lead, (int, float)) or not -1 < lead < 1):
+        raise ValueError(f"--lead must be a number in (-1, 1) (the expected mean of D), got {lead!r}.")
     if isinstance(reps, bool) or not isinstance(reps, int) or reps < 10:
         raise ValueError(f"--reps must be an integer >= 10 (simulated continuations for the planner), got {reps!r}.")
     if order is not None and (isinstance(order, bool) or not isinstance(order, int) or order < 0):
@@ -49,6 +59,21 @@ def _check_status_args(model, gold, reps, order=None, replacement=False):
     if order is not None and replacement is True:
         raise ValueError("--order and --replacement exclude each other: --order says the gold follows informative_design's order, "
                          "drawn without replacement; drop one.")
+
+# %% ../../nbs/report/92_gold_status.ipynb #2d992e57
+def _start_text(design, model, next_items, lead, confidence, tau, reps, seed):
+    "Before any gold label: the informative design, the first items to label and, given an expected lead, the planner's numbers."
+    n_known = int(design.known.sum())
+    lines = [f"Gold status of model {model!r}: no gold labels yet. The informative design (seed {design.seed}) never asks for the "
+             f"{n_known} of {design.n_items} items whose D is known without gold; the other {design.n_items - n_known} are labelled in its order.",
+             f"Label these first (the design's order): {', '.join(map(str, design.items[design.order[:next_items]].tolist()))}"
+             f"{' ...' if next_items < len(design.order) else ''}",
+             f"Then run this command again with --gold FILE and --order {design.seed}."]
+    if lead is not None:
+        p = plan_informative_design(design, lead, confidence, tau=tau, reps=reps, seed=seed)
+        lines.append(f"If the lead is {lead:g}, the planner expects about {p.median:,.0f} gold labels (90th percentile {p.p90:,.0f}; "
+                     f"{p.certified_share:.0%} of simulated studies certify within the pool; an assumed gold distribution, plan_informative_design).")
+    return "\n".join(lines)
 
 # %% ../../nbs/report/92_gold_status.ipynb #a339be67
 def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `humancert report`)
@@ -65,19 +90,24 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
                 replacement:bool=False, # gold items drawn i.i.d. (default: uniformly without replacement from the items)
                 reps:int=200, # simulated continuations behind the expected number of further gold items
                 seed:int=0, # seed of the planner's simulation
-                order:int=None, # gold drawn in the order of informative_design with this seed (next_gold_items(..., replacement=False)); default: uniformly
+                order:int=None, # gold drawn in the order of informative_design with this seed (next_gold_items(..., replacement=False)); default: uniformly. Without --gold: start that design
+                next_items:int=10, # with --order: how many of the next items to label to list
+                lead:float=None, # with --order and no --gold: the expected mean of D, for the planner's numbers before any gold
                 delta:float=None, # old name: failure probability 1 - confidence; kept working
                ) -> str:
     "Sequential gold certificate (valid over all looks) and the gold items the planner still expects."
     from humancert.report.cli import read_labels, _gold_labels    # cli registers this command: imported here, not at load
-    _check_status_args(model, gold, reps, order, replacement)
+    _check_status_args(model, gold, reps, order, replacement, next_items, lead)
     if input is None: raise ValueError("INPUT is needed: the labels file.")
     lf = read_labels(input, format, item, annotator, label, missing, labels, None, model, None)
+    if gold is None:                                             # --order alone: start the design
+        return _start_text(informative_design(lf.annotations, lf.model, seed=order), model, next_items, lead,
+                           0.95 if confidence is None else confidence, tau, reps, seed)
     ann, g = _gold_labels(gold, None, input, format, item, lf.annotations, lf.model, False)
     design = None if order is None else informative_design(ann, lf.model, seed=order)
     seq = GoldSequence(ann, lf.model, 0.95 if confidence is None else confidence, tau, design, replacement=replacement, delta=delta)
     seq.update(g, shuffle=False)
-    return _status_text(seq, model, reps, seed)
+    return _status_text(seq, model, reps, seed, next_items)
 
 # %% ../../nbs/report/92_gold_status.ipynb #148ecb58
 def gold_status_main(argv:list|None=None, # arguments after `gold-status`; default sys.argv[2:]
