@@ -626,3 +626,12 @@ def test_rater_kind_long_table_equals_wide(tmp_path):
                     "--rater-kind", "source_type", "--judge-kinds", "gpt")
     assert bad.returncode == 2 and "--judge-kinds" in bad.stderr.splitlines()[0] and "`" not in bad.stderr.splitlines()[0], bad.stderr
     assert humancert("report", str(tmp_path / "wide.csv"), "--judge-kinds", "llm").returncode == 2
+
+
+def test_report_path_does_not_load_the_planner(tmp_path):
+    "`humancert report` loads no scipy.stats and no planner: gold-status (registered by the CLI) imported the planner, and with it scipy.stats, at load."
+    code = ("import sys\nfrom humancert.report.cli import main; main(sys.argv[1:])\n"
+            "print(*[m in sys.modules for m in ('humancert.certification.planner', 'scipy.stats')])")
+    res = subprocess.run([sys.executable, "-c", code, "report", "--dataset", "running_example", "--quiet"],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert res.returncode == 0 and res.stdout.split() == ["False", "False"], (res.stdout, res.stderr)

@@ -15,7 +15,6 @@ import pandas as pd
 
 from ..certification.gold_sequence import GoldSequence
 from ..certification.active_gold import informative_design
-from ..certification.planner import plan_informative_design
 
 # %% ../../nbs/report/92_gold_status.ipynb #3e3412b6
 def _status_text(seq, model, reps, seed, next_items=10):
@@ -70,6 +69,7 @@ def _start_text(design, model, next_items, lead, confidence, tau, reps, seed):
              f"{' ...' if next_items < len(design.order) else ''}",
              f"Then run this command again with --gold FILE and --order {design.seed}."]
     if lead is not None:
+        from humancert.certification.planner import plan_informative_design   # here: `humancert report` loads this module, not scipy.stats
         p = plan_informative_design(design, lead, confidence, tau=tau, reps=reps, seed=seed)
         lines.append(f"If the lead is {lead:g}, the planner expects about {p.median:,.0f} gold labels (90th percentile {p.p90:,.0f}; "
                      f"{p.certified_share:.0%} of simulated studies certify within the pool; an assumed gold distribution, plan_informative_design).")
