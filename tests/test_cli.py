@@ -473,7 +473,7 @@ def test_several_judges_and_alt_test(tmp_path):
     assert res.returncode == 0, res.stderr
     head = "Judges (ranked by advantage probability; alternative annotator test at epsilon = 0.2, q = 0.05)"
     assert res.stdout.splitlines()[2] == head                              # the verdict table opens the report
-    sec = res.stdout.split(head + "\n")[1].split("\n\n")[0].splitlines()[1:]
+    sec = [l for l in res.stdout.split(head + "\n")[1].split("\n\n")[0].splitlines()[1:] if not l.startswith("  - ")]   # rows, not the foot
     assert [l.split()[0] for l in sec] == ["llm", "author"]
     H = wide[[c for c in wide if c.startswith("annotator_")]].to_numpy()
     for line, j in zip(sec, ("llm", "author")):

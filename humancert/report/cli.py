@@ -17,7 +17,7 @@ import shutil
 import sys
 import tokenize
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -655,6 +655,12 @@ def _finish(rep, out, force, quiet):
         text += "\n\nWrote " + ", ".join(str(p) for p in written)
     return "" if quiet else text
 
+def _named(rep, model):
+    "The report with its judge named after --model (one column, file or model version) when no judges' board named it."
+    if rep.judge_name is not None or rep.judges is not None or model is None or "," in str(model): return rep
+    p = Path(str(model))
+    return replace(rep, judge_name=p.stem if p.is_file() else str(model))
+
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
@@ -713,7 +719,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
-    return _finish(rep, out, force, quiet)
+    return _finish(_named(rep, model), out, force, quiet)
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)
