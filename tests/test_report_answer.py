@@ -141,3 +141,14 @@ def test_several_judges_verdict_follows_gold(tweeteval):
         row = next(l for l in lines[3:6] if l.split()[0] == j)
         assert v in row, (j, v, table)
     assert any("by one rule fixed before the data: the gold certificate is the verdict when gold labels are given" in l for l in lines[:12])
+
+
+def test_one_judge_with_alt_test_keeps_its_name(tweeteval, tmp_path):
+    "--model llm --alt-test: the Answer, the board and report.json name judge 'llm' (the board named it 'model' before)."
+    path, _, _ = tweeteval
+    out = report_dir(tmp_path, str(path), "--model", "llm", "--alt-test", "0.1")
+    text, md, html, js = first_heads(out)
+    assert text == md == html == HEAD and js["answer"]["judge"] == "llm"
+    lines = out["text"].splitlines()
+    board = lines[lines.index(next(l for l in lines if l.startswith("Judges (ranked"))) + 2]
+    assert board.split()[0] == "llm", board

@@ -655,11 +655,15 @@ def _finish(rep, out, force, quiet):
         text += "\n\nWrote " + ", ".join(str(p) for p in written)
     return "" if quiet else text
 
+def _judge_label(model):
+    "The judge's name from --model: a file's stem, else the column or model version as given."
+    p = Path(str(model))
+    return p.stem if p.is_file() else str(model)
+
 def _named(rep, model):
     "The report with its judge named after --model (one column, file or model version) when no judges' board named it."
     if rep.judge_name is not None or rep.judges is not None or model is None or "," in str(model): return rep
-    p = Path(str(model))
-    return replace(rep, judge_name=p.stem if p.is_file() else str(model))
+    return replace(rep, judge_name=_judge_label(model))
 
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
@@ -710,6 +714,8 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     _check_scale_options(ann, scorer, combiner)
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
+    if isinstance(hard, pd.Series) and case.judges is None and model is not None and "," not in str(model):
+        hard = hard.rename(_judge_label(model))                    # the judge keeps its name on a one-judge board (--alt-test)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, 0.95 if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr.isatty(), case.notes)

@@ -497,7 +497,8 @@ def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, s
     if judges is None and alt_test is None: return rep
     if judges is None:
         if model is None: raise ValueError("`alt_test` needs a judge: pass `model` (a label per item) or `judges` (one column per judge).")
-        judges = pd.Series(as_item_aligned(ann, model, "model"), index=ann.items, name="model")
+        name = model.name if isinstance(model, pd.Series) and isinstance(model.name, str) and model.name else "model"
+        judges = pd.Series(as_item_aligned(ann, model, "model"), index=ann.items, name=name)   # the board names the judge as the Series does
     board = compare_judges(ann, judges, epsilon=alt_test, score=score, delta=delta, n_bootstrap=n_bootstrap, seed=seed, max_k=max_k,
                            min_items_per_annotator=min_items_per_annotator, scorer=scorer, combiner=combiner)
     params = rep.parameters | {k: board.parameters.get(k) for k in ("level", "score", "scorer", "combiner")}
