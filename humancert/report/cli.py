@@ -660,6 +660,11 @@ def _judge_label(model):
     p = Path(str(model))
     return p.stem if p.is_file() else str(model)
 
+def _as_judge(hard, judges, model):
+    "The model's labels named after --model, so that a one-judge board (--alt-test) keeps the judge's name."
+    one = isinstance(hard, pd.Series) and judges is None and model is not None and "," not in str(model)
+    return hard.rename(_judge_label(model)) if one else hard
+
 def _named(rep, model):
     "The report with its judge named after --model (one column, file or model version) when no judges' board named it."
     if rep.judge_name is not None or rep.judges is not None or model is None or "," in str(model): return rep
@@ -707,15 +712,13 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
                             out_of_core, memory_limit, quiet))
-    ann, hard, soft = _with_level(case.ann, level, labels is not None), case.hard, case.soft
+    ann, hard, soft = _with_level(case.ann, level, labels is not None), _as_judge(case.hard, case.judges, model), case.soft
     _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip)
     _check_level_options(confidence, delta)
     _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
     _check_scale_options(ann, scorer, combiner)
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
-    if isinstance(hard, pd.Series) and case.judges is None and model is not None and "," not in str(model):
-        hard = hard.rename(_judge_label(model))                    # the judge keeps its name on a one-judge board (--alt-test)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, 0.95 if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr.isatty(), case.notes)
