@@ -33,10 +33,14 @@ def differences_by_class(ann:Annotations, # the human labels
     return (m[n > 0, None] == np.arange(p.shape[1])).astype(np.float64) - p
 
 # %% ../../nbs/certification/27_active_gold.ipynb #b0aa9ab0
+def _assumed_gold(p, mix):
+    "b_ic: the gold label's assumed distribution, the item's human label shares p_ic mixed with the uniform over the classes (weight `mix`)."
+    return (1 - mix) * p + mix / p.shape[1]
+
 def _sampling_scores(d, p, mix):
     "Per item: the root mean square of D(c) - f when c follows the human shares mixed with the uniform (weight `mix`)."
     f = (p * d).sum(1)                                     # the proxy: D's mean if the gold label were one of the item's labels
-    b = (1 - mix) * p + mix / p.shape[1]
+    b = _assumed_gold(p, mix)
     return np.sqrt((b * np.square(d - f[:, None])).sum(1)), f
 
 # %% ../../nbs/certification/27_active_gold.ipynb #ec35a50e
@@ -291,6 +295,17 @@ class InformativeDesign:
         return pd.DataFrame({"known": self.known, "rank": rank, "proxy": self.proxy, "w": self.w}, index=self.items)
 
 # %% ../../nbs/certification/27_active_gold.ipynb #f4555c1d
+def _draw_order(inf, # positions of the informative items
+                w, # every item's weight (only inf's are read)
+                sampling:str, # "uniform" or "active"
+                rng, # numpy Generator
+                r:int|None=None, # None: one order; else r orders, one per row
+               ) -> np.ndarray:
+    "Orders of the informative items: uniform, or successive sampling with probability w_i / (weight left), by the exponential race."
+    if sampling == "uniform": return rng.permutation(inf) if r is None else rng.permuted(np.broadcast_to(inf, (r, len(inf))), axis=1)
+    e = rng.exponential(size=len(inf) if r is None else (r, len(inf)))
+    return inf[np.argsort(e / w[inf], axis=-1, kind="stable")]
+
 def _check_informative_args(ann, control, sampling, seed):
     "The arguments of informative_design, each refused with its name and what it must be; the seed used."
     check_annotations(ann)
@@ -308,20 +323,18 @@ def informative_design(ann:Annotations, # the human labels
                       ) -> InformativeDesign:
     "Never label items whose D is known; label the others without replacement in a random order fixed now (weighted by the active design); terms D - f."
     seed = _check_informative_args(ann, control, sampling, seed)
-    d = differences_by_class(ann, judge)
-    counts = ann.to_counts().to_numpy(dtype=np.float64)
-    keep = counts.sum(1) > 0
-    p = counts[keep] / counts[keep].sum(1, keepdims=True)
+    a = active_design(ann, judge)                                    # D_i(c), the proxy f and pi over the items with a label, once
+    d = a.d
     known = np.ptp(d, axis=1) <= _KNOWN_TOL
     if known.all():
         raise ValueError("`ann`, `judge`: every annotator gave the judge's label on every item, so D = 0 is known everywhere without "
                          "gold: no gold label can change the lead (0), and there is nothing to draw.")
-    f = (p * d).sum(1) if control else np.zeros(len(d))
-    inf, rng = np.flatnonzero(~known), np.random.default_rng(seed)
-    w = np.where(known, 0.0, active_design(ann, judge).probability if sampling == "active" else 1.0)
-    order = rng.permutation(inf) if sampling == "uniform" else inf[np.argsort(rng.exponential(size=len(inf)) / w[inf], kind="stable")]
+    f = a.proxy if control else np.zeros(len(d))
+    inf = np.flatnonzero(~known)
+    w = np.where(known, 0.0, a.probability if sampling == "active" else 1.0)
+    order = _draw_order(inf, w, sampling, np.random.default_rng(seed))
     y = d[~known] - f[~known, None]
-    return InformativeDesign(ann.items[keep], d, f, known, order, float(y.min()), float(y.max()), seed, control, w, sampling)
+    return InformativeDesign(a.items, d, f, known, order, float(y.min()), float(y.max()), seed, control, w, sampling)
 
 # %% ../../nbs/certification/27_active_gold.ipynb #3fe440a1
 @patch
@@ -369,11 +382,13 @@ def successive_log_capital(y, # the terms Y in the order drawn (1-d, or one row 
 def log_capital(self:InformativeDesign, y, # terms Y of the first t items of the order, in order (1-d, or one row per continuation)
                 tau:float, # the bound on the terms' mean under H0 (terms_tau)
                 cap:float=0.5, # largest share of the capital a bet risks
+                order=None, # the order the terms came in (positions in items; one row per sequence); None: the design's own
                ) -> np.ndarray:
     "The sequence's e-process on this design: log_capital on Y for a uniform order (one range), successive_log_capital for a weighted one."
     if self.sampling == "uniform": return log_capital(y, tau, self.lo, self.hi, self.pool, cap)
-    yc = self.d[self.order] - self.proxy[self.order, None]
-    return successive_log_capital(y, self.w[self.order], yc.min(1), yc.max(1), tau, cap)
+    o = self.order if order is None else np.asarray(order)
+    yc = self.d - self.proxy[:, None]                                # every item's term for every class
+    return successive_log_capital(y, self.w[o], yc.min(1)[o], yc.max(1)[o], tau, cap)
 
 @patch
 def estimate(self:InformativeDesign, y, # terms Y of the first t items of the order, in order

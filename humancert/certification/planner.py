@@ -493,8 +493,9 @@ def _gold_family(design, # an InformativeDesign
                  mix:float, # weight of the uniform in b (the rest: the human shares)
                 ) -> tuple:
     "(g, lam, (L_min, L_b, L_max)): g = (1 - |lam|) b + |lam| e, e the label best (lam >= 0) or worst for the judge, mean of D = lead."
-    d, C = design.d, design.d.shape[1]
-    b = (1 - mix) * _human_shares(design) + mix / C
+    from humancert.certification.active_gold import _assumed_gold   # here, as the planner's other design helpers
+    d = design.d
+    b = _assumed_gold(_human_shares(design), mix)                   # active_design's assumed gold distribution
     lb, lmax, lmin = float((b * d).sum(1).mean()), float(d.max(1).mean()), float(d.min(1).mean())
     if not lmin - 1e-12 <= lead <= lmax + 1e-12:
         raise ValueError(f"`lead` = {lead:g} is outside [{lmin:.4f}, {lmax:.4f}], the means of D this pool can have (gold always the "
@@ -511,9 +512,8 @@ def _draw_orders(design, # an InformativeDesign
                  r:int, # how many orders
                 ) -> np.ndarray:
     "r orders of the informative items (positions in design.items, one row each), drawn as informative_design draws its order."
-    inf = np.sort(design.order)
-    if design.sampling == "uniform": return rng.permuted(np.broadcast_to(inf, (r, len(inf))), axis=1)
-    return inf[np.argsort(rng.exponential(size=(r, len(inf))) / design.w[inf], axis=1, kind="stable")]   # the exponential race
+    from humancert.certification.active_gold import _draw_order     # the design's own draw, r times
+    return _draw_order(np.sort(design.order), design.w, design.sampling, rng, r)
 
 # %% ../../nbs/certification/17_study_planner.ipynb #f5ef9b1f
 def _stopping_in_orders(design, # an InformativeDesign
@@ -524,13 +524,9 @@ def _stopping_in_orders(design, # an InformativeDesign
                         cap:float=0.5, # largest share of the capital a bet risks (GoldSequence's default)
                        ) -> np.ndarray:
     "Per row: gold labels until the design's e-process, run in that row's order, reaches 1 / delta (a look after every item); inf if never."
-    from humancert.certification.gold_sequence import log_capital
-    from humancert.certification.active_gold import successive_log_capital
-    yc = design.d - design.proxy[:, None]                             # every item's term for every gold class
-    y, t = yc[o, codes], design.terms_tau(tau)
+    y = design.d[o, codes] - design.proxy[o]                          # each study's terms, in its order
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        lk = (log_capital(y, t, design.lo, design.hi, design.pool, cap) if design.sampling == "uniform"
-              else successive_log_capital(y, design.w[o], yc.min(1)[o], yc.max(1)[o], t, cap))
+        lk = design.log_capital(y, design.terms_tau(tau), cap, order=o)  # the design's own bets, in each study's order
     hit = lk >= np.log(1 / delta)
     return np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf)
 

@@ -342,11 +342,11 @@ def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, note
                          f"{int(zero.sum())} item(s), so its cross-entropy is -inf; keep its probabilities away from 0 "
                          "(e.g. clip them to [0.001, 0.999] and renormalise) or pass the model's labels instead")
             return None
-    cut, first = False, _first_zero(ann, combiner, scorer, max_k, clip)   # the data's own cut, known before the curve
+    first = _first_zero(ann, combiner, scorer, max_k, clip)            # the data's own cut (k >= 2), known before the curve
+    cut = first is not None
+    if cut: max_k = first - 1
     while True:
-        try:
-            if first is not None: first, z = None, ZeroProbabilityError(first); raise z
-            res = survey_equivalence(pred, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clip=clip)
+        try: res = survey_equivalence(pred, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clip=clip)
         except ZeroProbabilityError as e:
             if e.k < 2:
                 notes.append(f"survey equivalence not computed: from k = {e.k} {_NO_PRECEDENT}, so no curve of two or more raters "
@@ -564,10 +564,12 @@ def _runs(k, n):
     return "; ".join(out)
 
 # %% ../../nbs/report/80_report.ipynb #b744637b
+_BOUND_WORD = {"=": "", "<": "less than ", ">": "more than "}   # how a survey equivalence bound reads: exact, or beyond the curve
+
 def _seq_rows(e):
     lo, hi = e.interval
     iv = "no interval (n_bootstrap = 0)" if not len(e.samples) else f"95% item-bootstrap percentile interval [{lo:.2f}, {hi:.2f}] ({len(e.samples)} resamples; asymptotic, i.i.d. items)"
-    word = {"=": "", "<": "less than ", ">": "more than "}[e.bound]
+    word = _BOUND_WORD[e.bound]
     K = int(e.curve.k[-1])
     rows = [("equivalence", f"{word}{e.value:.2f}", f"raters; {iv}"),
             ("classifier score h", _f(e.classifier_score), f"{e.curve.scorer} against one held-out rater's label"),
@@ -651,7 +653,7 @@ def _judges_rows(b):
             parts.append(f"alt-test {'passed' if r['alt-test passed'] else 'not passed'} (winning rate {r['winning rate']:.2f}), "
                          f"advantage probability {_f(r['advantage probability'])}{iv(r, 'advantage')}")
         parts.append(f"{'certified' if r['certified'] else 'not certified'} (S = {_f(r['S'])})")
-        word = {"=": "", "<": "less than ", ">": "more than "}[r["SEQ bound"]]
+        word = _BOUND_WORD[r["SEQ bound"]]
         parts.append(f"worth {word}{r['SEQ']:.2f} raters (plurality + agreement)")
         if r["outside"]: parts.append(f"{r['outside']} label(s) outside the classes")
         rows.append((str(name), _f(r[b.ranked_by]), "; ".join(parts)))
@@ -836,7 +838,7 @@ def _answer_rows(r):
     if (e := r.equivalence) is not None:
         lo, hi = e.interval
         iv = "" if not len(e.samples) else f", 95% item-bootstrap interval [{lo:.2f}, {hi:.2f}] (asymptotic)"
-        word = {"=": "", "<": "less than ", ">": "more than "}[e.bound]
+        word = _BOUND_WORD[e.bound]
         rows.append(("survey equivalence", f"{word}{e.value:.2f} raters", f"{e.curve.combiner} + {e.curve.scorer}{iv}: as good "
                      "as that many annotators pooled; descriptive, no certificate"))
     return rows
