@@ -22,11 +22,11 @@ from humancert.sparse_agreement.spa import spa
 from humancert.survey.survey_equivalence import survey_equivalence
 
 
-def humancert(*args, cwd=None):
-    "Run the command in-process (what the console script calls), or in a subprocess with `cwd` set."
+def humancert(*args, cwd=None, env=None):
+    "Run the command in-process (`main`, what the console script calls), or, with `cwd` set, as the installed console script runs it, in a subprocess."
     if cwd is not None:
-        return subprocess.run([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())", *args],
-                              capture_output=True, text=True, cwd=cwd)
+        return subprocess.run([sys.executable, "-c", "from humancert.report.console import console_script; console_script()", *args],
+                              capture_output=True, text=True, cwd=cwd, env=env)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(args))
     return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
@@ -35,6 +35,29 @@ def humancert(*args, cwd=None):
 def test_console_script_is_installed():
     res = subprocess.run(["humancert", "--version"], capture_output=True, text=True)
     assert res.returncode == 0 and res.stdout.startswith("humancert "), res.stderr
+    from importlib.metadata import entry_points
+    (script,) = entry_points(group="console_scripts", name="humancert")
+    assert script.value == "humancert.report.console:console_script"             # one BLAS thread, no teardown (notebook 91)
+
+
+def test_console_script_writes_everything_and_cleans_up(tmp_path):
+    "The command leaves with os._exit: the report folder is whole, the output complete through a pipe, DuckDB's spill folder removed."
+    import os
+    ds = load("running_example")
+    ds.annotations.to_long().merge(ds.predictions["hard"].rename("model"), left_on="item", right_index=True).to_parquet(tmp_path / "long.parquet")
+    tmp = tmp_path / "tmp"; tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("TMPDIR", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")} | {"TMPDIR": str(tmp)}
+    res = humancert("report", str(tmp_path / "long.parquet"), "--format", "long", "--model", "model", "--n-bootstrap", "0",
+                    "--out-of-core", "--out", str(tmp_path / "outA"), cwd=tmp_path, env=env)
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    ref = humancert("report", str(tmp_path / "long.parquet"), "--format", "long", "--model", "model", "--n-bootstrap", "0",
+                    "--out-of-core", "--out", str(tmp_path / "outB"))                    # main in this process
+    assert res.stdout.replace("outA", "outB") == ref.stdout                   # the same text, whole through the pipe
+    for f in ("report.md", "report.json"):
+        assert (tmp_path / "outA" / f).read_text().replace("outA", "outB") == (tmp_path / "outB" / f).read_text()
+    got = json.loads((tmp_path / "outA" / "report.json").read_text())
+    assert round(got["certificate"]["score"], 4) == round(certify(ds.annotations, ds.predictions["hard"]).score, 4)
+    assert list(tmp.iterdir()) == []                                           # the spill folder went with the exit handlers
 
 
 def _line(out, label):
