@@ -189,8 +189,8 @@ def test_several_judges_without_gold_say_what_to_run(panel_report):
     ann, judges, gold, rep, out, _ = panel_report
     no_gold = make_report(ann, judges.iloc[:, 0], judges=judges, alt_test=0.1, n_bootstrap=0)
     text = no_gold.to_text()
-    cert = text.split("\nCertificate (confidence 0.95, delta = 0.05; judge 'judge_92'")[1].split("\n\n")[0]
-    assert "Agreement alone rarely certifies a judge" in cert and "random gold items" in cert and "plan_gold_study" in cert
+    cert = text.split("\nAgreement-only certificate (confidence 0.95, delta = 0.05; judge 'judge_92'")[1].split("\n\n")[0]
+    assert "Agreement alone rarely certifies a judge" in cert and "random gold items" in cert and "plan_gold_study" in cert and "gold-status" in cert
     assert "Agreement alone rarely certifies" not in rep.to_text()                 # gold given: the gold certificate answers
-    for head in [l for l in text.splitlines() if l.startswith(("Certificate", "Survey equivalence", "Annotators"))]:
+    for head in [l for l in text.splitlines() if l.startswith(("Agreement-only certificate", "Survey equivalence", "Annotators"))]:
         assert "judge 'judge_92'" in head                                          # never silently the first judge's
