@@ -171,9 +171,13 @@ def test_screenshot_of_tweeteval_judges(tmp_path):
     img = mpimg.imread(shot)
     assert img.shape[0] >= 1000 and img.shape[1] >= 1000 and img[..., :3].std() > 0.05   # text and tables, not a blank page
     verdict = _tables((tmp_path / "rep" / "report.html").read_text(encoding="utf-8"))[0]
-    assert [r[0] for r in verdict[1:]] == list(rep.judges.table.index)
-    g = certify_with_gold(tw.annotations, tw.predictions["llm"], tw.extra["gold"])
-    assert verdict[1][-1] == f"{'certified' if g.certified else 'not certified'} (S = {g.score:.4f})"
+    certs = {j: certify_with_gold(tw.annotations, both[j], tw.extra["gold"]) for j in both}   # the verdicts, called directly
+    assert list(rep.judges.table.index) == list(both)                   # the board's order (agreement) is the tie-break below
+    want = sorted(both, key=lambda j: (not certs[j].certified, -certs[j].score))   # the verdict's order: certified first, then S
+    assert [r[0] for r in verdict[1:]] == want
+    g = certs["llm"]
+    row = next(r for r in verdict[1:] if r[0] == "llm")
+    assert row[-1] == f"{'certified' if g.certified else 'not certified'} (S = {g.score:.4f})"
 
 
 def test_repr_html_is_a_table():
