@@ -64,10 +64,10 @@ def test_report_puts_the_verdict_first_and_says_what_is_proved():
     ann, model, counts = _hand_counts(np.random.default_rng(2))
     r = make_report(ann, pd.Series(model, index=ann.items), n_bootstrap=0)
     text = r.to_text()
-    block = text.split("Certificate (confidence 0.95, delta = 0.05)\n")[1].split("\n\n")[0].splitlines()
+    block = text.split("Agreement-only certificate (confidence 0.95, delta = 0.05)\n")[1].split("\n\n")[0].splitlines()
     assert block[0].split()[0] == "verdict" and block[1].split()[:2] == ["proved", "confidence"]
     assert not any(line.split()[0] == "S" for line in block)         # the tails' comparison is a block of its own
-    assert "Certificate: other splits and tails, for comparison only (not the verdict)" in text
+    assert "Agreement-only certificate: other splits and tails, for comparison only (not the verdict)" in text
     # U_N on the kept items, beside the same bound on all items (computed here by hand from the counts)
     ut_all = np.sqrt(((counts ** 2).sum(1) / counts.sum(1) ** 2).mean())
     line = next(x for x in block if x.split()[0] == "U_N^(t)")
@@ -80,7 +80,7 @@ def test_report_collapses_infeasible_rows():
     "An infeasible certificate printed '-1.0000 infeasible' seven times; now one row says so."
     ann, model, _ = _hand_counts(np.random.default_rng(3))
     r = make_report(ann, pd.Series(1 - model, index=ann.items), n_bootstrap=0)
-    comp = r.to_text().split("Certificate: other splits and tails, for comparison only (not the verdict)\n")[1].split("\n\n")[0]
+    comp = r.to_text().split("Agreement-only certificate: other splits and tails, for comparison only (not the verdict)\n")[1].split("\n\n")[0]
     assert comp.count("infeasible") == 1 and len(comp.splitlines()) == 1
 
 

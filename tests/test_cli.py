@@ -199,7 +199,7 @@ def test_markdown_report_renders_in_browser(tmp_path):
     n = re.search(r'data-images="(\d+)"', dom); loaded = re.search(r'data-loaded="(\d+)"', dom)
     assert n and loaded, "the page's load handler did not run"
     assert int(n.group(1)) == 3 and int(loaded.group(1)) == 3, (n.group(1), loaded.group(1))
-    assert dom.count("<table") >= 4 and "Certificate" in dom and "Survey equivalence" in dom
+    assert dom.count("<table") >= 4 and "Agreement-only certificate" in dom and "Survey equivalence" in dom
 
 
 def test_missing_image_is_caught(tmp_path):
@@ -494,7 +494,7 @@ def test_several_judges_and_alt_test(tmp_path):
     path, wide = _tweeteval_file(tmp_path)
     res = humancert("report", str(path), "--model", "llm,author", "--alt-test", "0.2", "--n-bootstrap", "10", "--out", str(tmp_path / "rep"))
     assert res.returncode == 0, res.stderr
-    head = "Judges (ranked by advantage probability; alternative annotator test at epsilon = 0.2, q = 0.05)"
+    head = "Judges (ranked by verdict; alternative annotator test at epsilon = 0.2, q = 0.05)"
     assert res.stdout.splitlines()[2] == head                              # the verdict table opens the report
     sec = [l for l in res.stdout.split(head + "\n")[1].split("\n\n")[0].splitlines()[1:] if not l.startswith("  - ")]   # rows, not the foot
     assert [l.split()[0] for l in sec] == ["llm", "author"]
@@ -519,7 +519,7 @@ def test_judges_file_and_existing_outputs_unchanged(tmp_path):
     wide[["llm", "author"]].to_csv(judges, index_label="item")
     res = humancert("report", str(humans), "--model", str(judges), "--n-bootstrap", "10")
     assert res.returncode == 0, res.stderr
-    assert "Judges (ranked by agreement)" in res.stdout                   # several judges, no --alt-test: ranked by agreement
+    assert "Judges (ranked by verdict)" in res.stdout                     # several judges, no --alt-test: the verdict table, in the verdict's order
     one = humancert("report", str(humans), "--model", str(judges), "--n-bootstrap", "10")
     assert one.stdout == res.stdout                                      # reproducible
     plain = humancert("report", str(path), "--model", "llm", "--n-bootstrap", "10")
@@ -640,7 +640,7 @@ def test_rater_kind_long_table_equals_wide(tmp_path):
     res = humancert("report", str(tmp_path / "panel.jsonl"), "--format", "long", "--annotator", "source", "--label", "value",
                     "--rater-kind", "source_type", "--judge-kinds", "llm_judge", *args)
     assert ref.returncode == 0 and res.returncode == 0, (ref.stderr, res.stderr)
-    head = "Judges (ranked by advantage probability"
+    head = "Judges (ranked by verdict"
     block = lambda out: out.split(head)[1].split("\n\n")[0]
     assert block(res.stdout) == block(ref.stdout)
     direct = alt_test(tw.annotations.to_wide().iloc[:400].pipe(Annotations.from_wide), wide["llm"], epsilon=0.2)

@@ -157,7 +157,7 @@ def test_cli_confidence_and_delta(tmp_path, capsys):
     new = capsys.readouterr().out
     assert main(base + ["--delta", "0.1"]) == 0
     old = capsys.readouterr().out
-    assert new == old and "Certificate (confidence 0.9, delta = 0.1)" in new and "1 - delta = 0.90" in new
+    assert new == old and "Agreement-only certificate (confidence 0.9, delta = 0.1)" in new and "1 - delta = 0.90" in new
     assert main(base + ["--confidence", "0.9", "--delta", "0.1"]) == 2
     assert "--confidence and --delta name one level" in capsys.readouterr().err
     assert main(base + ["--confidence", "0.05"]) == 2

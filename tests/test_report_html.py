@@ -171,9 +171,13 @@ def test_screenshot_of_tweeteval_judges(tmp_path):
     img = mpimg.imread(shot)
     assert img.shape[0] >= 1000 and img.shape[1] >= 1000 and img[..., :3].std() > 0.05   # text and tables, not a blank page
     verdict = _tables((tmp_path / "rep" / "report.html").read_text(encoding="utf-8"))[0]
-    assert [r[0] for r in verdict[1:]] == list(rep.judges.table.index)
-    g = certify_with_gold(tw.annotations, tw.predictions["llm"], tw.extra["gold"])
-    assert verdict[1][-1] == f"{'certified' if g.certified else 'not certified'} (S = {g.score:.4f})"
+    certs = {j: certify_with_gold(tw.annotations, both[j], tw.extra["gold"]) for j in both}   # the verdicts, called directly
+    assert list(rep.judges.table.index) == list(both)                   # the board's order (agreement) is the tie-break below
+    want = sorted(both, key=lambda j: (not certs[j].certified, -certs[j].score))   # the verdict's order: certified first, then S
+    assert [r[0] for r in verdict[1:]] == want
+    g = certs["llm"]
+    row = next(r for r in verdict[1:] if r[0] == "llm")
+    assert row[-1] == f"{'certified' if g.certified else 'not certified'} (S = {g.score:.4f})"
 
 
 def test_repr_html_is_a_table():
@@ -189,8 +193,8 @@ def test_several_judges_without_gold_say_what_to_run(panel_report):
     ann, judges, gold, rep, out, _ = panel_report
     no_gold = make_report(ann, judges.iloc[:, 0], judges=judges, alt_test=0.1, n_bootstrap=0)
     text = no_gold.to_text()
-    cert = text.split("\nCertificate (confidence 0.95, delta = 0.05; judge 'judge_92'")[1].split("\n\n")[0]
-    assert "Agreement alone rarely certifies a judge" in cert and "random gold items" in cert and "plan_gold_study" in cert
+    cert = text.split("\nAgreement-only certificate (confidence 0.95, delta = 0.05; judge 'judge_92'")[1].split("\n\n")[0]
+    assert "Agreement alone rarely certifies a judge" in cert and "random gold items" in cert and "plan_gold_study" in cert and "gold-status" in cert
     assert "Agreement alone rarely certifies" not in rep.to_text()                 # gold given: the gold certificate answers
-    for head in [l for l in text.splitlines() if l.startswith(("Certificate", "Survey equivalence", "Annotators"))]:
+    for head in [l for l in text.splitlines() if l.startswith(("Agreement-only certificate", "Survey equivalence", "Annotators"))]:
         assert "judge 'judge_92'" in head                                          # never silently the first judge's

@@ -637,10 +637,15 @@ def _comparison_rows(c, p):
     return rows + [(f"S {m} (hoeffding/hoeffding)", _f(v.score), paper[m]) for m, v in p.scores.items()]
 
 # %% ../../nbs/report/80_report.ipynb #ba274261
+def _rank_words(b):
+    "What the board (and its figure) ranks the judges by, in words that cannot be taken for the verdict."
+    return ("agreement with the humans" if b.ranked_by == "agreement"
+            else f"{b.ranked_by} (the alternative annotator test's agreement with the humans)")
+
 def _judges_head(b):
-    "The judges section's heading."
+    "The judges section's heading: the verdict table is in the verdict's order (stated under it)."
     alt = "" if b.alt is None else f"; alternative annotator test at epsilon = {b.parameters['epsilon']:g}, q = {b.parameters['q']:g}"
-    return f"Judges (ranked by {b.ranked_by}{alt})"
+    return f"Judges (ranked by verdict{alt})"
 
 # %% ../../nbs/report/80_report.ipynb #a6b593a9
 def _judges_rows(b):
@@ -665,9 +670,27 @@ def _gold_of(r, name):
     if r.gold_judges and name in r.gold_judges: return r.gold_judges[name]
     return r.gold if r.gold is not None and name == r.judge_name else None
 
-def _verdict_frame(r):
-    "One row per judge, best first, as numbers: alt-test, winning rate, advantage probability, agreement beside the humans', SEQ, gold certificate."
+def _verdict_key(r, name, row):
+    "(certified, S) of a judge by the verdict's rule: its gold certificate where it has one, else its agreement-only certificate (the board's row)."
+    g = _gold_of(r, str(name))
+    return (bool(g.certified), float(g.score)) if g is not None else (bool(row["certified"]), float(row["S"]))
+
+def _verdict_order(r):
+    "The board's judges in the verdict's order: certified first, then by the deciding certificate's S (highest first, NaN last), ties in the board's order."
     t = r.judges.table
+    keys = [_verdict_key(r, n, row) for n, row in t.iterrows()]
+    rank = lambda i: (not keys[i][0], -keys[i][1] if math.isfinite(keys[i][1]) else math.inf)
+    return t.index[sorted(range(len(t)), key=rank)]                  # sorted is stable: equal keys keep the board's order
+
+def _order_sentence(b):
+    "The verdict table's footnote stating its order, and what the figure ranks by instead."
+    return ("order: certified judges first, then by the S of the certificate that gives each verdict (highest first), ties in the "
+            f"order of {_rank_words(b)}; the figure ranks by {_rank_words(b)}, not by the verdict")
+
+# %% ../../nbs/report/80_report.ipynb #99baa123
+def _verdict_frame(r):
+    "One row per judge in the verdict's order (_verdict_order), as numbers: alt-test, winning rate, advantage probability, agreement beside the humans', SEQ, gold certificate."
+    t = r.judges.table.loc[_verdict_order(r)]
     keep = ["items", "alt-test passed", "winning rate", "advantage probability", "advantage lo", "advantage hi", "agreement",
             "agreement lo", "agreement hi", "humans", "humans lo", "humans hi", "SEQ", "SEQ bound", "SEQ lo", "SEQ hi", "S", "outside"]
     v = t[[c for c in keep if c in t.columns]].copy().rename(columns={"S": "S (agreement only)"})
@@ -697,7 +720,7 @@ def _board_verdicts(r, v):
             else ("CERTIFIED" if a else "NOT SHOWN") + " (agreement only)" for g, a in zip(gold, agree)]
 
 def _verdict_display(r):
-    "The verdict table as the report prints it: one row per judge, best first, each number beside its interval."
+    "The verdict table as the report prints it: one row per judge in the verdict's order, each number beside its interval."
     v, b = _verdict_frame(r), r.judges
     out = pd.DataFrame(index=pd.Index([str(i) for i in v.index], name="judge"))
     if b.alt is not None:
@@ -726,22 +749,37 @@ def _cell(v, d=4):
     return _f(v, d) if isinstance(v, (float, np.floating, bool, np.bool_)) else str(v)
 
 # %% ../../nbs/report/80_report.ipynb #204f180c
+_ADVICE_LEAD, _ADVICE_POWER = 0.05, 0.8     # the lead the advice assumes, and the power it plans for
+
+def _gold_command(r, name):
+    "The gold-status command that starts the informative design for judge `name`: the report's file when it read one, else FILE (text only, nothing imported)."
+    f = r.title[5:] if r.title.startswith("file ") else "FILE"
+    q = lambda s: s if s and all(ch.isalnum() or ch in "._-/+=:," for ch in s) else "'" + s.replace("'", "'\\''") + "'"
+    return f"humancert gold-status {q(f)} --model {q(str(name))} --order S"
+
+def _gold_plan_text(r, name, labels, level):
+    "How many random gold items give judge `name` the randomised sign test at confidence `level` with 80% power, if it leads by 0.05; '' if no plan exists."
+    from humancert.certification.planner import plan_gold_study, gold_discordance_bound
+    try:
+        d = gold_discordance_bound(r.judges.annotations, labels)
+        sd = math.sqrt(max(d - _ADVICE_LEAD ** 2, 0.0))                 # the sign test's power needs the discordance only: sd of D' at d
+        p = plan_gold_study(_ADVICE_LEAD, sd, level, _ADVICE_POWER, discordance=d)
+    except ValueError: return ""
+    return (f" If judge {name!r} leads the average annotator by {_ADVICE_LEAD:g} (an assumed lead), about {p.n_gold:,} random gold items "
+            f"give the randomised sign test (certify_with_gold's default) confidence {level:g} with {_ADVICE_POWER:.0%} power "
+            f"(plan_gold_study with the discordance bound {d:.4f} from gold_discordance_bound, an upper bound from the human labels, so the number errs high).")
+
 def _gold_advice(r):
-    "Why agreement alone rarely certifies a judge, and how many random gold items would, for the report's judge (a 0.05 lead assumed)."
-    from humancert.certification.planner import plan_gold_study
-    from humancert.judges.board import item_agreements
-    n = ""
-    if r.judges is not None and r.judge_name in r.judges.codes:
-        code = r.judges.codes[r.judge_name]
-        xj, xh, keep = item_agreements(r.judges.annotations.counts, np.where(code >= 0, code, 0))
-        keep = keep & (code >= 0)
-        sd = float(np.std(xj[keep] - xh[keep], ddof=1)) if keep.sum() > 1 else 0.5
-        try: n = f" about {plan_gold_study(0.05, max(sd, 0.05)).n_gold:,} random gold items would certify a lead of 0.05 for judge {r.judge_name!r} with 80% power (plan_gold_study, sd {max(sd, 0.05):.3f} from its agreement);"
-        except ValueError: n = ""
+    "Why agreement alone rarely certifies a judge, how many random gold items would for the report's judge, and the design that needs fewest."
+    name = r.judge_name
+    ok = r.judges is not None and name is not None and name in map(str, r.judges.labels.columns)
+    plan = _gold_plan_text(r, name, r.judges.labels[name], r.confidence) if ok else ""
     return ("Agreement alone rarely certifies a judge: the bound on the average annotator's accuracy comes from how much the "
             "humans agree, so it stays far above their real accuracy wherever they disagree, and a judge that is better than them "
-            f"still scores S = -1 here. Label a uniformly random subset of the items with the truth and run --gold (certify_with_gold):{n} "
-            "plan_gold_study gives the number for the lead you expect.")
+            f"still scores S = -1 here. Label a uniformly random subset of the items with the truth and run --gold (certify_with_gold).{plan} "
+            "Fewest labels: the informative design (informative_design) never asks for the items whose D is known without gold and orders "
+            f"the rest; start it with `{_gold_command(r, 'M' if name is None else name)} --lead {_ADVICE_LEAD:g}` (S: a seed fixed before "
+            "labelling), which lists the first items to label and the number of labels the planner expects.")
 
 # %% ../../nbs/report/80_report.ipynb #f0b66c8c
 from ..judges.board import TOLERANCE_WARNING
@@ -753,9 +791,9 @@ def _safe_name(prefix, judge):
 
 # %% ../../nbs/report/80_report.ipynb #5ec6c3ca
 def _judge_blocks(r):
-    "Per judge, best first: its confusion tables, class metrics, disagreements and per-annotator alt-test; then the tolerance sweep."
+    "Per judge, in the verdict table's order: its confusion tables, class metrics, disagreements and per-annotator alt-test; then the tolerance sweep."
     out, det = [], r.details
-    for name in map(str, r.judges.table.index):
+    for name in map(str, _verdict_order(r)):
         d = det["judges"][name]
         out.append((f"Judge {name!r}: confusion against the human majority (rows: majority label, columns: the judge's)",
                     _Table(d["confusion"], (f"{int(d['confusion'].to_numpy().sum())} items with a strict human majority and a label from the judge",))))
@@ -813,7 +851,8 @@ def _answer_dict(r):
     rows = _answer_rows(r)
     return {"question": _answer_head(r), "judge": r.judge_name, "verdict": rows[0][1], "certified": None if c is None else bool(c.certified),
             "by": by, "S": None if c is None or not math.isfinite(c.score) else float(c.score), "confidence": r.confidence, "rule": ANSWER_RULE,
-            "evidence": [{"name": a, "value": b, "says": t} for a, b, t in rows[2:]]}
+            "evidence": [{"name": a, "value": b, "says": t} for a, b, t in rows[2:] if a != "next step"],
+            "next_step": next((t for a, _, t in rows if a == "next step"), None)}
 
 def _answer_rows(r):
     "The Answer block: the verdict, the rule behind it, then one row per piece of evidence, each saying what it proves and at which level."
@@ -841,7 +880,14 @@ def _answer_rows(r):
         word = _BOUND_WORD[e.bound]
         rows.append(("survey equivalence", f"{word}{e.value:.2f} raters", f"{e.curve.combiner} + {e.curve.scorer}{iv}: as good "
                      "as that many annotators pooled; descriptive, no certificate"))
+    if r.gold is None and c is not None and not c.certified: rows.append(_next_step(r))
     return rows
+
+def _next_step(r):
+    "The Answer's last row when agreement alone does not show it and no gold is given: the command that starts the fewest-labels gold design (text only)."
+    cmd = _gold_command(r, "M" if r.judge_name is None else r.judge_name)
+    return ("next step", "gold labels", "label a uniformly random subset of the items with the truth and pass --gold; the design that needs "
+            f"fewest labels: `{cmd} [--lead L]` starts informative_design (S: a seed fixed before labelling; L: the lead you expect)")
 
 
 # %% ../../nbs/report/80_report.ipynb #9e9805f5
@@ -855,7 +901,8 @@ def _sections(r):
     out = []
     if _has_answer(r): out.append((_answer_head(r), _answer_rows(r)))                 # one judge: the answer first
     if r.judges is not None:
-        foot = (f"verdict: against the average annotator at confidence {r.confidence:g}, by one rule fixed before the data: {ANSWER_RULE}",) + tuple(r.judges.notes) + tuple(f"{n} label(s) of judge {str(g)!r} are outside the classes (they agree with nobody)"
+        order = (_order_sentence(r.judges),) if len(r.judges.table) > 1 else ()
+        foot = (f"verdict: against the average annotator at confidence {r.confidence:g}, by one rule fixed before the data: {ANSWER_RULE}",) + order + tuple(r.judges.notes) + tuple(f"{n} label(s) of judge {str(g)!r} are outside the classes (they agree with nobody)"
                                               for g, n in r.judges.table["outside"].items() if n)
         out.append((_judges_head(r.judges), _Table(_verdict_display(r), foot)))
     w = _whose(r)
@@ -872,8 +919,8 @@ def _sections(r):
         c, p = r.certificate, r.paper_certificate
         rows = _verdict_rows(c, r.upper)
         if r.judges is not None and len(r.judges.table) > 1 and r.gold is None: rows = rows + [("gold labels", "none", _gold_advice(r))]
-        out.append((f"Certificate (confidence {1 - c.delta:g}, delta = {c.delta:g}{w})", rows))
-        out.append((f"Certificate: other splits and tails, for comparison only (not the verdict{w})", _comparison_rows(c, p)))
+        out.append((f"Agreement-only certificate (confidence {1 - c.delta:g}, delta = {c.delta:g}{w})", rows))
+        out.append((f"Agreement-only certificate: other splits and tails, for comparison only (not the verdict{w})", _comparison_rows(c, p)))
         e = r.equivalence
         if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w})", _seq_rows(e)))
     if r.gold is not None: out.append((f"Gold certificate (confidence {1 - r.gold.delta:g}, delta = {r.gold.delta:g}{w})", _gold_rows(r.gold, r.gold_judges)))
@@ -882,10 +929,10 @@ def _sections(r):
 
 # %% ../../nbs/report/80_report.ipynb #8c856c19
 def _lists(r):
-    "The report's closing lists: what the certificate covers, the notes, the assumptions."
+    "The report's closing lists: what the agreement-only certificate covers, the notes, the assumptions."
     scope = () if r.certificate is None else r.certificate.caveats
     gold = () if r.gold is None else (("What the gold certificate covers", _gold_scope(r.gold)),)
-    return (("What the certificate covers", scope),) + gold + (("Notes", r.notes), ("Assumptions you must judge", r.assumptions))
+    return (("What the agreement-only certificate covers", scope),) + gold + (("Notes", r.notes), ("Assumptions you must judge", r.assumptions))
 
 # %% ../../nbs/report/80_report.ipynb #1f481f00
 _VALUE_WIDTH = 24   # values longer than this (lists of counts) are not right-aligned: they would pad every row of their block
@@ -936,8 +983,18 @@ def _rows_md(rows):
         return ["| | value | |", "| --- | ---: | --- |"] + [f"| {_md_cell(a)} | {_md_cell(b)} | {_md_cell(c)} |" for a, b, c in rows]
     return ["| | value |", "| --- | ---: |"] + [f"| {_md_cell(a)} | {_md_cell(b)} |" for a, b, _ in rows]
 
+# %% ../../nbs/report/80_report.ipynb #46f0edb5
+_OLD_SECTION_KEYS = {"Certificate": "Agreement-only certificate"}   # old names of `images` keys, still read
+
+def _section_images(images):
+    "`images` by section name, an old key read as its new name ('Certificate' as 'Agreement-only certificate'; both given: joined in the order given)."
+    out = {}
+    for k, v in images.items(): out.setdefault(_OLD_SECTION_KEYS.get(k, k), []).extend(v)
+    return out
+
 # %% ../../nbs/report/80_report.ipynb #56f7f442
 def _to_markdown(r, images):
+    images = _section_images(images)
     md = [f"# humancert report: {r.title}", "", f"humancert {__version__}; parameters: "
           + ", ".join(f"`{k}={v}`" for k, v in _shown_parameters(r).items()) + "."]
     for head, rows in _sections(r):
@@ -1014,6 +1071,7 @@ def _judges_dict(b, r=None):
          "table": _records(b.table.rename_axis("judge").reset_index()), "notes": list(b.notes)}
     if r is None: return d
     v = _verdict_frame(r)
+    d["order"], d["order_rule"] = [str(n) for n in v.index], _order_sentence(b)   # the verdict table's order ("table" keeps the board's ranking)
     d["by_judge"] = {str(n): {k: _num(x) for k, x in row.items()} | (_judge_record(r, str(n)) if r.details else {}) for n, row in v.iterrows()}
     if r.details and r.details.get("tolerance") is not None: d["tolerance_warning"] = TOLERANCE_WARNING
     return d
@@ -1042,8 +1100,9 @@ def to_text(self:Report) -> str:
     return _to_text(self)
 
 @patch
-def to_markdown(self:Report, images:dict|None=None) -> str:
-    "The summary as markdown; `images` maps a section name ('Certificate', 'Survey equivalence', 'Upper bound') to [(file, caption)]."
+def to_markdown(self:Report, images:dict|None=None, # section name -> [(file, caption)] shown under it: 'Agreement-only certificate' (old key 'Certificate' still read), 'Survey equivalence', 'Upper bound', 'Judges'
+               ) -> str:
+    "The summary as markdown, each image under the section `images` names."
     return _to_markdown(self, images or {})
 
 @patch
@@ -1081,7 +1140,7 @@ def _html_table(t):
 # %% ../../nbs/report/80_report.ipynb #e9d025a8
 def _to_html(r, images):
     "The report as one self-contained HTML page: every block as a table, figures embedded as base64 PNG (`images`: section -> [(caption, base64)])."
-    e = _html.escape
+    e, images = _html.escape, _section_images(images)
     out = [f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>humancert report: {e(r.title)}</title><style>{_CSS}</style></head><body>",
            f"<h1>humancert report: {e(r.title)}</h1>",
            f"<p>humancert {e(__version__)}; parameters: " + ", ".join(f"<code>{e(f'{k}={v}')}</code>" for k, v in _shown_parameters(r).items()) + ".</p>"]
@@ -1094,7 +1153,8 @@ def _to_html(r, images):
     return "\n".join(out + ["</body></html>"]) + "\n"
 
 @patch
-def to_html(self:Report, images:dict|None=None) -> str:
+def to_html(self:Report, images:dict|None=None, # section name -> [(caption, base64 PNG)] embedded under it; the keys as to_markdown's (old 'Certificate' still read)
+           ) -> str:
     "The report as one self-contained HTML page; `images` maps a section name to [(caption, base64 PNG)] embedded under it."
     return _to_html(self, images or {})
 
@@ -1363,7 +1423,7 @@ def _judge_files(self, out):
     if self.judges.alt is not None:
         self.judges.per_annotator().to_csv(out / "judges_per_annotator.csv", index=False)
         names.append("judges_per_annotator.csv")
-    for n in map(str, self.judges.table.index):
+    for n in map(str, _verdict_order(self)):
         name = _safe_name("disagreements", n) + ".csv"
         self.details["judges"][n]["disagreements"].to_csv(out / name, index=False)
         names.append(name)
@@ -1373,10 +1433,10 @@ def _write_report(self, out):
     "Every file of the report into the folder `out`; returns their names (report.md, report.json, report.html, the PNGs, the judges' CSVs)."
     import base64
     from matplotlib.figure import Figure
-    plots = [("bounds_vs_annotators.png", "Upper bound" if self.certificate is None else "Certificate", self.plot_bounds,
+    plots = [("bounds_vs_annotators.png", "Upper bound" if self.certificate is None else "Agreement-only certificate", self.plot_bounds,
               "Bounds against the number of annotators")]
     if self.certificate is not None:
-        plots.append(("confidence_vs_margin.png", "Certificate", self.plot_margins, "Confidence against the margin claimed"))
+        plots.append(("confidence_vs_margin.png", "Agreement-only certificate", self.plot_margins, "Confidence against the margin claimed"))
     if self.equivalence is not None:
         plots.append(("power_curve.png", "Survey equivalence", self.equivalence.plot, "Power curve and the classifier's score"))
     images, written = {}, []
@@ -1389,9 +1449,13 @@ def _write_report(self, out):
         b = self.judges
         panels = 3 if b.alt is not None else 1
         fig = Figure(figsize=(3.6 * panels + 1.6, 0.5 * len(b.table) + 2.2), layout="constrained")
-        b.plot(fig.subplots(1, panels, sharey=True, squeeze=False))
+        axs = fig.subplots(1, panels, sharey=True, squeeze=False)
+        b.plot(axs)
+        axs[0, 0].set_ylabel(f"judge (top: highest {b.ranked_by})")
+        fig.suptitle(f"Judges ranked by {_rank_words(b)}, not by the verdict", fontsize=9)
         fig.savefig(out / "judges.png", dpi=110)
-        images.setdefault("Judges", []).append(("judges.png", "Judges ranked")); written.append("judges.png")
+        cap = f"Judges ranked by {_rank_words(b)}, not by the verdict (the table above lists them by verdict)"
+        images.setdefault("Judges", []).append(("judges.png", cap)); written.append("judges.png")
     if self.details is not None: written += _judge_files(self, out)
     inline = {s: [(cap, base64.b64encode((out / f).read_bytes()).decode("ascii")) for f, cap in v] for s, v in images.items()}
     (out / "report.json").write_text(json.dumps(self.to_dict(), indent=2, allow_nan=False) + "\n", encoding="utf-8")
