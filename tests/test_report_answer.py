@@ -2,8 +2,6 @@
 HTML (opened in headless Chromium) and report.json, with the verdict taken by a rule fixed before the data (the gold
 certificate when gold labels are given, else the agreement-only certificate). The verdicts are checked against
 certify_with_gold and certify called directly, on TweetEval with gold labels on a random 30 % of the items."""
-import contextlib
-import io
 import json
 import re
 
@@ -18,18 +16,10 @@ from humancert.certification.certify import certify
 from humancert.certification.gold_certificate import certify_with_gold
 from humancert.data.annotations import Annotations
 from humancert.data.datasets import load
-from humancert.report.cli import main
 from humancert.report.reporting import add_gold, make_report
+from report_run import run
 
 HEAD = "Answer: is judge 'llm' better than the average annotator? (confidence 0.95)"
-
-
-def run(*args):
-    "The command in-process: (exit code, stdout)."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(["report", *args])
-    assert code in (0, 2), err.getvalue()[-2000:]
-    return code, out.getvalue() if code == 0 else err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,6 @@ report.json's judge list) in the verdict's order, stated under the table, the ju
 agreement-only certificate's section under the name the Answer gives it (the old images key 'Certificate' still read); and, without
 gold labels, advice whose numbers are the planner's own (randomised sign test, gold_discordance_bound) and that names the design
 needing fewest labels (gold-status --order). Expected values come from the library called directly, never from the report's text."""
-import contextlib
-import io
 import json
 import math
 import re
@@ -17,18 +15,10 @@ from humancert.certification.gold_certificate import certify_with_gold
 from humancert.certification.planner import gold_discordance_bound, plan_gold_study, sign_test_power
 from humancert.data.annotations import Annotations
 from humancert.data.datasets import load
-from humancert.report.cli import main
 from humancert.report.reporting import add_gold, make_report
+from report_run import run
 
 ORDER = "order: certified judges first, then by the S of the certificate that gives each verdict (highest first)"
-
-
-def run(*args):
-    "The command in-process: (exit code, stdout or stderr)."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(["report", *args])
-    assert code in (0, 2), err.getvalue()[-2000:]
-    return code, out.getvalue() if code == 0 else err.getvalue()
 
 
 @pytest.fixture(scope="module")
