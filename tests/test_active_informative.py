@@ -201,7 +201,7 @@ def test_gold_status_with_the_design_order(tmp_path):
     des = informative_design(ann, model, seed=5)
     first = des.items[des.order[:40]]
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    run = lambda *a: subprocess.run([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())",
+    run = lambda *a: subprocess.run([sys.executable, "-c", "from humancert.report.console import console_script; console_script()",
                                      "gold-status", "labels.csv", "--model", "m", "--gold", "gold.csv", "--reps", "20", *a],
                                     capture_output=True, text=True, cwd=tmp_path, env=env)
     gold.loc[first[::-1]].rename("gold").rename_axis("item").to_csv(tmp_path / "gold.csv")

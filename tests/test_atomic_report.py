@@ -102,7 +102,7 @@ def test_killed_while_writing_leaves_a_whole_report(tmp_path, sig):
 
 
 def _cli(out, *extra):
-    return subprocess.Popen([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())", "report",
+    return subprocess.Popen([sys.executable, "-c", "from humancert.report.console import console_script; console_script()", "report",
                              "--dataset", "running_example", "--n-bootstrap", "10", "--quiet", "--out", str(out), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

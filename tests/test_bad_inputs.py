@@ -21,7 +21,7 @@ from humancert.sparse_agreement.spa import spa
 
 def cli(*args, cwd=None):
     "The command in a fresh process, as a user runs it."
-    return subprocess.run([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())", *map(str, args)],
+    return subprocess.run([sys.executable, "-c", "from humancert.report.console import console_script; console_script()", *map(str, args)],
                           capture_output=True, text=True, cwd=cwd)
 
 

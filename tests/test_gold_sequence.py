@@ -65,7 +65,7 @@ def test_sequence_terms_and_refusals():
 
 def cli(*args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-c", "import sys; from humancert.report.cli import main; sys.exit(main())", *args],
+    return subprocess.run([sys.executable, "-c", "from humancert.report.console import console_script; console_script()", *args],
                           capture_output=True, text=True, cwd=cwd, env=env)
 
 
