@@ -670,15 +670,17 @@ def _gold_of(r, name):
     if r.gold_judges and name in r.gold_judges: return r.gold_judges[name]
     return r.gold if r.gold is not None and name == r.judge_name else None
 
-def _verdict_key(r, name, row):
-    "(certified, S) of a judge by the verdict's rule: its gold certificate where it has one, else its agreement-only certificate (the board's row)."
+def _deciding(r, name):
+    "(which, certified, S) of the certificate that gives judge `name` its verdict by ANSWER_RULE: its gold certificate where it has one ('gold'), else its agreement-only one ('agreement only', the board's row)."
     g = _gold_of(r, str(name))
-    return (bool(g.certified), float(g.score)) if g is not None else (bool(row["certified"]), float(row["S"]))
+    if g is not None: return "gold", bool(g.certified), float(g.score)
+    row = r.judges.table.loc[name]
+    return "agreement only", bool(row["certified"]), float(row["S"])
 
 def _verdict_order(r):
     "The board's judges in the verdict's order: certified first, then by the deciding certificate's S (highest first, NaN last), ties in the board's order."
     t = r.judges.table
-    keys = [_verdict_key(r, n, row) for n, row in t.iterrows()]
+    keys = [_deciding(r, n)[1:] for n in t.index]                   # (certified, S)
     rank = lambda i: (not keys[i][0], -keys[i][1] if math.isfinite(keys[i][1]) else math.inf)
     return t.index[sorted(range(len(t)), key=rank)]                  # sorted is stable: equal keys keep the board's order
 
@@ -713,11 +715,8 @@ def _seq_head(b):
 
 # %% ../../nbs/report/80_report.ipynb #30265f22
 def _board_verdicts(r, v):
-    "Each judge's verdict against the average annotator, by one rule: its gold certificate where it has one, else its agreement-only certificate."
-    agree = r.judges.table["certified"].reindex(v.index)
-    gold = v["gold certified"] if "gold certified" in v else pd.Series(None, index=v.index, dtype=object)
-    return [("CERTIFIED" if g else "NOT SHOWN") + " (gold)" if g is not None and not pd.isna(g)
-            else ("CERTIFIED" if a else "NOT SHOWN") + " (agreement only)" for g, a in zip(gold, agree)]
+    "Each judge's verdict against the average annotator, by the certificate `_deciding` names: 'CERTIFIED (gold)', 'NOT SHOWN (agreement only)', ..."
+    return [f"{'CERTIFIED' if ok else 'NOT SHOWN'} ({which})" for which, ok, _ in (_deciding(r, n) for n in v.index)]
 
 def _verdict_display(r):
     "The verdict table as the report prints it: one row per judge in the verdict's order, each number beside its interval."
