@@ -35,11 +35,12 @@ import sys
 import time
 from pathlib import Path
 
+from humancert.report.console import BLAS_THREAD_VARIABLES, THREAD_SETTINGS
+
 ROOT = Path(__file__).resolve().parents[1]
 FLOOR = [sys.executable, "-c", "import numpy, pandas, scipy.special"]
 BARE = [sys.executable, "-c", "import numpy, pandas, scipy.special, os; os._exit(0)"]
-ONE = {v: "1" for v in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")}   # what console_script sets
-UNSET = (*ONE, "OMP_NUM_THREADS", "GOTO_NUM_THREADS")          # removed from every child's environment first
+ONE = {v: "1" for v in BLAS_THREAD_VARIABLES}                  # what console_script sets
 F_ISSUE, F_ONE, F_BARE = ("floor: import numpy, pandas, scipy.special", "floor, one BLAS thread",
                           "bare imports: one BLAS thread, no teardown (os._exit)")
 ARGS = ["report", "--dataset", "personal_attacks", "--quiet"]
@@ -65,7 +66,7 @@ def which_humancert(root):
 
 def run(cmd, root, extra=None):
     "One fresh process: (wall seconds, CPU seconds user + sys as the OS accounts them to the child)."
-    env = {k: v for k, v in os.environ.items() if k not in UNSET} | {"PYTHONPATH": str(root)} | (extra or {})
+    env = {k: v for k, v in os.environ.items() if k not in THREAD_SETTINGS} | {"PYTHONPATH": str(root)} | (extra or {})
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/tmp")
@@ -117,7 +118,7 @@ def parts(roots, reps):
     for rnd in range(reps):
         for k in keys[rnd % len(keys):] + keys[:rnd % len(keys)]:             # the order rotates, as in the timing rounds
             root, extra = roots[k]
-            env = {k_: v for k_, v in os.environ.items() if k_ not in UNSET} | {"PYTHONPATH": str(root)} | extra
+            env = {k_: v for k_, v in os.environ.items() if k_ not in THREAD_SETTINGS} | {"PYTHONPATH": str(root)} | extra
             code = PARTS.replace("import PARSER", "import " + parser_module(root))
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/tmp", check=True)
             runs[k].append(json.loads(out.stdout.strip().splitlines()[-1]))

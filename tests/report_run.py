@@ -1,8 +1,12 @@
-"""`humancert report` run in-process for the report tests: main's exit code and what it printed."""
+"""The `humancert` command as the tests run it: in-process (`run`, main's exit code and output) or as the installed
+console script runs it, in a fresh process (`COMMAND` followed by the arguments)."""
 import contextlib
 import io
+import sys
 
 from humancert.report.cli import main
+
+COMMAND = [sys.executable, "-c", "from humancert.report.console import console_script; console_script()"]   # what the installed script runs
 
 
 def run(*args):

@@ -14,6 +14,7 @@ from humancert.certification.gold_certificate import gold_terms
 from humancert.certification.gold_sequence import GoldSequence, log_capital, null_means, stopping_times
 from humancert.certification.active_gold import (informative_design, next_gold_items, certify_active, active_design,
                                                  differences_by_class, successive_log_capital)
+from report_run import COMMAND
 
 
 def toy(n=500, C=3, K=3, acc=0.6, model_acc=0.7, seed=2):
@@ -194,14 +195,14 @@ def test_the_iid_design_is_unchanged():
 def test_gold_status_with_the_design_order(tmp_path):
     # `humancert gold-status ... --order S`: gold on the first items of informative_design(seed=S)'s order, the file in any order;
     # a file that skips an item of the order, or --order with --replacement, is refused (exit 2, naming the options)
-    import os, subprocess, sys
+    import os, subprocess
     from pathlib import Path
     ann, model, gold = toy(n=600)
     ann.to_wide().assign(m=model).to_csv(tmp_path / "labels.csv", index_label="item")
     des = informative_design(ann, model, seed=5)
     first = des.items[des.order[:40]]
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    run = lambda *a: subprocess.run([sys.executable, "-c", "from humancert.report.console import console_script; console_script()",
+    run = lambda *a: subprocess.run([*COMMAND,
                                      "gold-status", "labels.csv", "--model", "m", "--gold", "gold.csv", "--reps", "20", *a],
                                     capture_output=True, text=True, cwd=tmp_path, env=env)
     gold.loc[first[::-1]].rename("gold").rename_axis("item").to_csv(tmp_path / "gold.csv")

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from humancert.report.reporting import _writer_lock
+from report_run import COMMAND
 
 def _report():
     import pandas as pd
@@ -102,7 +103,7 @@ def test_killed_while_writing_leaves_a_whole_report(tmp_path, sig):
 
 
 def _cli(out, *extra):
-    return subprocess.Popen([sys.executable, "-c", "from humancert.report.console import console_script; console_script()", "report",
+    return subprocess.Popen([*COMMAND, "report",
                              "--dataset", "running_example", "--n-bootstrap", "10", "--quiet", "--out", str(out), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -5,7 +5,6 @@ output under test."""
 import json
 import os
 import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -17,11 +16,12 @@ from humancert.certification.assumptions import check_assumptions
 from humancert.data.imports import read_label_studio
 from humancert.data.simulate import simulate_oracle_labels
 from humancert.sparse_agreement.spa import spa
+from report_run import COMMAND
 
 
 def cli(*args, cwd=None):
     "The command in a fresh process, as a user runs it."
-    return subprocess.run([sys.executable, "-c", "from humancert.report.console import console_script; console_script()", *map(str, args)],
+    return subprocess.run([*COMMAND, *map(str, args)],
                           capture_output=True, text=True, cwd=cwd)
 
 

@@ -20,12 +20,14 @@ from humancert.data.datasets import DATASETS, load
 from humancert.report.reporting import dataset_case
 from humancert.sparse_agreement.spa import spa
 from humancert.survey.survey_equivalence import survey_equivalence
+from humancert.report.console import THREAD_SETTINGS
+from report_run import COMMAND
 
 
 def humancert(*args, cwd=None, env=None):
     "Run the command in-process (`main`, what the console script calls), or, with `cwd` set, as the installed console script runs it, in a subprocess."
     if cwd is not None:
-        return subprocess.run([sys.executable, "-c", "from humancert.report.console import console_script; console_script()", *args],
+        return subprocess.run([*COMMAND, *args],
                               capture_output=True, text=True, cwd=cwd, env=env)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(args))
@@ -46,7 +48,7 @@ def test_console_script_writes_everything_and_cleans_up(tmp_path):
     ds = load("running_example")
     ds.annotations.to_long().merge(ds.predictions["hard"].rename("model"), left_on="item", right_index=True).to_parquet(tmp_path / "long.parquet")
     tmp = tmp_path / "tmp"; tmp.mkdir()
-    env = {k: v for k, v in os.environ.items() if k != "TMPDIR" and not k.endswith("_THREADS")} | {"TMPDIR": str(tmp)}
+    env = {k: v for k, v in os.environ.items() if k != "TMPDIR" and k not in THREAD_SETTINGS} | {"TMPDIR": str(tmp)}
     res = humancert("report", str(tmp_path / "long.parquet"), "--format", "long", "--model", "model", "--n-bootstrap", "0",
                     "--out-of-core", "--out", str(tmp_path / "outA"), cwd=tmp_path, env=env)
     assert res.returncode == 0 and res.stderr == "", res.stderr

@@ -2,7 +2,6 @@
 GoldSequence's refusals, and `humancert gold-status` as a subprocess."""
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +11,7 @@ import pytest
 from gold_panels import toy_panel
 from humancert.certification.gold_certificate import gold_terms
 from humancert.certification.gold_sequence import GoldSequence, log_capital, null_means, stopping_times
+from report_run import COMMAND
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,7 +65,7 @@ def test_sequence_terms_and_refusals():
 
 def cli(*args, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-c", "from humancert.report.console import console_script; console_script()", *args],
+    return subprocess.run([*COMMAND, *args],
                           capture_output=True, text=True, cwd=cwd, env=env)
 
 
