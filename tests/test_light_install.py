@@ -63,7 +63,9 @@ print(p.annotations.n_annotators, list(p.judges.columns), a.n_labels.tolist(), c
     ("Annotations.from_table(df)", "Annotations.from_table"),
     ("profiles_from_table(df)", "profiles_from_table"),
     ("read_panel('labels.jsonl')", "read_panel on files"),
-    ("humancert.profiles_from_table", "profiles_from_table"),
+    ("humancert.profiles_from_table(df)", "profiles_from_table"),
+    ("humancert.annotator_agreement_from_table(df)", "profiles_from_table"),
+    ("humancert.report_from_table(df)", "report_from_table"),
 ])
 def test_what_needs_the_extra_says_so(call, what):
     code = f'''
@@ -84,9 +86,41 @@ except ImportError as e:
 
 
 def test_dependencies_are_the_light_ones():
-    "The runtime dependencies are the six of the issue; the tables extra holds DuckDB, narwhals and pyarrow; seaborn is dev only."
+    "The runtime dependencies are the six of the issue and threadpoolctl (pure Python; issue 42 item 5); the tables extra holds DuckDB, narwhals and pyarrow; seaborn is dev only."
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     names = lambda reqs: {r.split(">")[0].split("=")[0].split("[")[0].strip() for r in reqs}
-    assert names(meta["dependencies"]) == {"numpy", "pandas", "scipy", "matplotlib", "fastcore", "tqdm"}
+    assert names(meta["dependencies"]) == {"numpy", "pandas", "scipy", "matplotlib", "fastcore", "tqdm", "threadpoolctl"}
     assert names(meta["optional-dependencies"]["tables"]) == {"duckdb", "narwhals", "pyarrow"}
     assert {"duckdb", "narwhals", "pyarrow", "seaborn"} <= names(meta["optional-dependencies"]["dev"])
+
+
+def test_every_public_name_without_the_extra():
+    "Issue 42 item 4: `humancert.X` and `from humancert import X` for every public name (the table readers included), and none of the three packages is imported by it."
+    code = '''
+import humancert
+from humancert import Annotations, profiles_from_table, annotator_agreement_from_table, report_from_table
+missing = [n for n in humancert.__all__ if getattr(humancert, n, None) is None]
+exec("from humancert import " + ", ".join(humancert.__all__))
+loaded = {"duckdb", "narwhals", "pyarrow"} & {m.split(".")[0] for m in sys.modules}
+print(len(humancert.__all__), missing, sorted(loaded), Annotations.from_wide([[1, 2], [1, 1]]).n_items)
+'''
+    res = run(code)
+    assert res.returncode == 0, res.stderr
+    n, rest = res.stdout.split(" ", 1)
+    assert int(n) > 150 and rest.split() == ["[]", "[]", "2"], res.stdout
+
+
+@pytest.mark.parametrize("args, what", [
+    (["report", "{dir}/long.csv", "--format", "long", "--out-of-core"], "--out-of-core"),
+    (["report", "file://{dir}/long.csv", "--format", "long"], "INPUT: reading the address"),
+    (["report", "{dir}/lo*.csv", "--format", "long"], "INPUT: reading the glob"),
+])
+def test_the_command_without_the_extra_says_so(tmp_path, args, what):
+    "--out-of-core, a file:// URI and a quoted glob without the extra: exit 2 and one line naming what needed it and the install command (was rc 1 with a traceback)."
+    (tmp_path / "long.csv").write_text("item,annotator,label\n1,a,x\n1,b,y\n2,a,x\n2,b,x\n")
+    res = run("from humancert.report.cli import main\nsys.exit(main())", *[a.format(dir=tmp_path) for a in args],
+              "--out", tmp_path / "out", "--quiet")
+    assert res.returncode == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("humancert: error: ") and what in lines[0] and EXTRA in lines[0], res.stderr
+    assert "Traceback" not in res.stderr and not (tmp_path / "out").exists()

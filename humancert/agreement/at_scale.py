@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..data.annotations import tidy_label
 from ..data.tables import open_table, table_counts, check_table_args, checked_histogram, check_model_labels
-import narwhals.stable.v2 as nw   # after data.tables, whose import names the `tables` extra when it is missing
+from ..data.tables import nw   # narwhals, imported when a query is first built: this module loads without the `tables` extra
 from .measures import AnnotatorAgreement, AgreementSummary, agreement_summary, check_top, _pairwise_measures
 
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #329d8f81

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse, special
 
-from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums
+from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums, single_blas_thread
 from .measures import Agreement, UndefinedAgreementError, as_annotations, _chance_corrected, _pair_totals
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #3412a901
@@ -117,6 +117,7 @@ def _bca_levels(vals, # the coefficient on the bootstrap resamples
     return special.ndtr(z0 + (z0 + z) / (1 - a * (z0 + z)))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #4c352bc5
+@single_blas_thread    # hundreds of products: numpy's BLAS threads would spin between them
 def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficient; with batch > 1, a (b, n) block -> b coefficients
                n:int, # items resampled
                n_bootstrap:int, seed, confidence:float,
@@ -141,6 +142,7 @@ def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficien
     return float(vals.std(ddof=1)), (float(lo), float(hi))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #171810d0
+@single_blas_thread
 def _bootstrap_t(value_se, # item indices (length n, with repeats) -> (coefficient, analytic se) on those items; NaN where undefined
                  n:int, n_bootstrap:int, seed, confidence:float,
                  value:float, se:float, # the coefficient and its analytic se on the data

@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/data/data.html.md"""
 __all__ = ['LEVELS', 'CROWDKIT_COLUMNS', 'tidy_label', 'show_value', 'bools_and_numbers', 'check_labels', 'encode_labels',
            'row_sums', 'check_level', 'Annotations', 'fresh_seed', 'check_seed', 'seed_used', 'check_confidence',
            'level_and_delta', 'AtLevel', 'check_annotations', 'as_item_aligned', 'hard_predictions', 'soft_predictions',
-           'with_outside_classes']
+           'with_outside_classes', 'single_blas_thread']
 
 # %% ../../nbs/data/00_data.ipynb #58c8e80e
 import warnings
@@ -1015,3 +1015,18 @@ def with_outside_classes(ann:Annotations, # the human labels
     ext = Annotations(items=ann.items, classes=ann.classes + new, counts=counts, annotators=ann.annotators,
                       item=ann._item, annotator=ann._annotator, label=ann._label)
     return ext, int(out.sum())
+
+# %% ../../nbs/data/00_data.ipynb #398701ed
+import functools
+
+_BLAS = []   # threadpoolctl's controller of the loaded BLAS libraries, made on the first heavy call (listing them costs ms)
+
+def single_blas_thread(fn):
+    "Decorator: `fn` runs with every loaded BLAS (numpy's, scipy's) limited to one thread, and the caller's thread counts come back afterwards."
+    @functools.wraps(fn)
+    def one_thread(*args, **kwargs):
+        if not _BLAS:
+            from threadpoolctl import ThreadpoolController
+            _BLAS.append(ThreadpoolController())
+        with _BLAS[0].limit(limits=1, user_api="blas"): return fn(*args, **kwargs)
+    return one_thread

@@ -19,7 +19,7 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used
+from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used, single_blas_thread
 from ..certification.certify import certify
 from ..survey.survey_equivalence import survey_equivalence, equivalence_setup
 from ..survey.scoring import item_scores
@@ -589,6 +589,7 @@ def _all_units(st, has):
     u[has] = st.unit
     return u
 
+@single_blas_thread    # the products are serial already (_serial_matmul); this also covers the ones numpy makes itself
 def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, setups={}, Z=None):
     "Per judge: percentile intervals of a_J, a_H (eq. J2) and, with `alt_args`, of the advantage probability (tallies `Z`: advantage_units); and the survey-equivalence tallies of the judges in `setups` (judge -> (setup, items)), from one set of item resamples."
     rng = np.random.default_rng(seed)

@@ -32,6 +32,13 @@ from .reporting import make_report, report_from_table, dataset_case, _check_out
 from .reporting import add_gold
 from ..data.datasets import load
 
+# %% ../../nbs/report/90_cli.ipynb #bfff935c
+def _need_tables(what):
+    "DuckDB and narwhals (the `tables` extra) for `what`, or a ValueError (exit 2, one line) naming what needed them and the install command."
+    from humancert.data.tables import require_tables
+    try: require_tables(what)
+    except ImportError as e: raise ValueError(str(e)) from None
+
 # %% ../../nbs/report/90_cli.ipynb #522afac9
 FORMATS = ("wide", "long", "counts", "label-studio")
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")              # hf://, s3://, https://, gs://, ...
@@ -46,6 +53,7 @@ def _duckdb_reader(path):
 
 def _duckdb_read(path, flag, what):
     "One table read by DuckDB from `path` exactly as given (a glob or a URI), with errors that name the option and say what to do."
+    _need_tables(f"{flag}: reading {what} {str(path)!r}")
     import duckdb
     fn = _duckdb_reader(path)
     if fn is None: raise ValueError(f"{flag}: {what} must end in .parquet, .csv or .jsonl (e.g. 'labels/*.parquet'), got {str(path)!r}.")
@@ -550,6 +558,7 @@ def _table_models(cols, item, annotator, label, model, soft_model):
 def _table_case(input, format, item, annotator, label, labels, model, soft_model, memory_limit, progress):
     "What --out-of-core needs before the table is reduced: its columns (crowd-kit's names recognised) and the model, a column of INPUT or a file."
     _check_table_input(input, format)
+    _need_tables("--out-of-core")
     cols = _table_columns(input, memory_limit, progress)
     notes = []
     if _is_crowdkit(item, annotator, cols):

@@ -1202,7 +1202,8 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> Report:
     "`make_report` for a long table of any size: counts, agreement and the per-annotator sums are computed where the table lives; only per-item counts reach Python."
-    from humancert.data.tables import open_table, table_counts, check_table_args       # DuckDB loads only for a table
+    from humancert.data.tables import open_table, table_counts, check_table_args, require_tables   # DuckDB loads only for a table
+    require_tables("report_from_table")
     from humancert.agreement.at_scale import table_summary, annotator_table
     column = _model_column(model, soft_model)
     delta, seed = _check_report_args(None, confidence, delta, n_bootstrap, max_k, clip, seed, top_annotators)

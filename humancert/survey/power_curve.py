@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from ..data.annotations import Annotations, check_annotations, check_seed
+from ..data.annotations import Annotations, check_annotations, check_seed, single_blas_thread
 from ..data.profiles import Profiles, unique_rows
 from .combiners import make_combiner, AnonymousBayesian, _clip_probs
 from .scoring import DECOMPOSABLE, SCORERS, _draw_orders, _plurality, _check_reference, plurality_distribution
@@ -725,6 +725,7 @@ def _rows_of(Wi):
     return np.repeat(np.arange(len(Wi)), Wi.astype(np.int64))
 
 # %% ../../nbs/survey/32_power_curve.ipynb #1d433877
+@single_blas_thread
 def _scale_power_curve(ann, combiner, scorer, n_bootstrap, seed, max_k, progress, method, clip, n_reference, estimand=None, max_subsets=200):
     "The power curve of a numeric panel (mean or median) under a scale scorer: exact and pooled, or the survey average by Monte Carlo; bootstrap samples at once."
     v, K, name = _check_scale_args(ann, combiner, scorer, n_bootstrap, max_k, method, clip, n_reference)
@@ -810,6 +811,7 @@ def _items_per_level(prof, inv, K, r):
     return np.array([int(n_item[k + r:].sum()) for k in range(K)])
 
 # %% ../../nbs/survey/32_power_curve.ipynb #2cfb5649
+@single_blas_thread    # hundreds of products: numpy's BLAS threads would spin between them
 def _bootstrap_curves(one, n_items, n_bootstrap, rng, progress, K):
     "The curves of n_bootstrap resamples of the items with replacement (as item multiplicities): array (n_bootstrap, K)."
     samples = []

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import gammaln
 
-from ..data.annotations import check_seed, Annotations, hard_predictions, soft_predictions
+from ..data.annotations import check_seed, Annotations, hard_predictions, soft_predictions, single_blas_thread
 from .scoring import item_scores, SCORERS, DECOMPOSABLE
 from .power_curve import (PowerCurve, _curve, ZeroProbabilityError, _subcompositions, _lfall, _score_dist, _sampled_curve,
                                    _check_curve_args, _soft_check, _relearn, _progress, _units, _curve_fn, _curve_data, _max_k_cut,
@@ -260,6 +260,7 @@ def _sample_reader(how, comb, prof, inv, pred, counts, n, K, scorer, n_reference
     return one
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #e35204ea
+@single_blas_thread    # hundreds of products: numpy's BLAS threads would spin between them
 def _bootstrap_equivalences(one, n_items, K, n_bootstrap, rng, progress, matched):
     "The bootstrap equivalences and their bounds: items drawn with replacement, each sample's curve read only as far as its crossing."
     samples, bounds = [], []
@@ -355,6 +356,7 @@ def _sample_equivalence(c, # the sample's curve c_k
     if stop == 0: raise ValueError(f"a bootstrap sample leaves the {scorer} undefined at k = 0 (a constant); use another scorer.")
     return equivalence(t[:stop], c[:stop])
 
+@single_blas_thread
 def _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched):
     "The bootstrap equivalences on a scale: each block of samples' curves and h_k from their item weights at once, read by Algorithm 4."
     samples, bounds = [], []
@@ -364,6 +366,7 @@ def _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n
             samples.append(b_value); bounds.append(b_bound)
     return samples, bounds
 
+@single_blas_thread
 def _survey_bootstrap_equivalences(counts, inv, n_prof, v, name, scorer, K, pred, n_bootstrap, n_draws, rng, progress, matched):
     "The bootstrap equivalences of the survey average: each resample's curve and h_k by Monte Carlo on its items (one row per copy)."
     samples, bounds = [], []
