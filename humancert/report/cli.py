@@ -82,13 +82,42 @@ def _check_header(names, p, flag):
         raise ValueError(f"{flag}: the header of {str(p)!r} names {dup[0]!r} more than once; each column needs its own name "
                          f"(read as they are, the repeats would become separate annotators '{dup[0]}' and '{dup[0]}.1').")
 
+# %% ../../nbs/report/90_cli.ipynb #a606b77e
+import gzip, zlib
+from contextlib import contextmanager
+
+def _not_utf8(p, flag, e, where=""):
+    "The ValueError for a file that is not UTF-8: the byte, where, and what to do (no --encoding option: one encoding for every reader, in memory and out of core)."
+    byte = e.object[e.start:e.start + 1].hex()
+    return ValueError(f"{flag}: {str(p)!r} is not UTF-8 text (byte 0x{byte}{where}), the only encoding humancert reads; re-save it as "
+                      f"UTF-8 (e.g. iconv -f latin1 -t utf-8 {Path(str(p)).name} > utf8_{Path(str(p)).name}, or 'CSV UTF-8' in a spreadsheet).")
+
+def _utf8_line(raw, n, p, flag):
+    "Line n of a file as text, decoded from UTF-8 (a byte-order mark on the first line dropped); a line that is not UTF-8 is named."
+    try: return raw.decode("utf-8-sig" if n == 1 else "utf-8")
+    except UnicodeDecodeError as e: raise _not_utf8(p, flag, e, f" at line {n}") from None
+
+def _damaged(p, flag, e, read=""):
+    "The ValueError for a compressed file cut short or corrupted (EOFError, gzip's BadGzipFile, zlib's error), naming the file and what to do."
+    return ValueError(f"{flag}: {str(p)!r} is truncated or damaged ({type(e).__name__}: {str(e)[:80]}){read}; download or compress it "
+                      "again (gzip -t checks a .gz file).")
+
+_DAMAGED = (EOFError, gzip.BadGzipFile, zlib.error)   # what Python's decompressors raise on a file cut short or corrupted
+
+@contextmanager
+def _damaged_file(p, flag, lines):
+    "Reading a file line by line: a damaged compressed file raised as one ValueError (`_damaged`) that says how many lines were read."
+    try: yield
+    except _DAMAGED as e: raise _damaged(p, flag, e, f" after {lines()} line(s)") from None
+
 # %% ../../nbs/report/90_cli.ipynb #9390b6ba
 def _read_jsonl(p, flag):
-    "A JSON lines file (one object per line, optionally .gz) as a table; a line that is not an object is named by its number."
+    "A JSON lines file (one object per line, optionally .gz) as a table; a line that is not an object, or not UTF-8, is named by its number, a damaged .gz by the lines read."
     import gzip, json
-    rows = []
-    with (gzip.open if str(p).lower().endswith(".gz") else open)(p, "rt", encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
+    rows, n = [], 0
+    with (gzip.open if str(p).lower().endswith(".gz") else open)(p, "rb") as fh, _damaged_file(p, flag, lambda: n):
+        for n, raw in enumerate(fh, 1):
+            line = _utf8_line(raw, n, p, flag)
             if not line.strip(): continue
             try: obj = json.loads(line)
             except json.JSONDecodeError as e:
@@ -99,6 +128,13 @@ def _read_jsonl(p, flag):
             rows.append(obj)
     if not rows: raise ValueError(f"{flag}: {str(p)!r} is empty; it needs one JSON object per item or label.")
     return pd.DataFrame.from_records(rows)
+
+# %% ../../nbs/report/90_cli.ipynb #8071546d
+def _read_error(p, flag, kind, e):
+    "The ValueError for a table pandas could not read: not UTF-8 and damaged files say what to do, any other error names the reader's error."
+    if isinstance(e, UnicodeDecodeError): return _not_utf8(p, flag, e)
+    if isinstance(e, _DAMAGED): return _damaged(p, flag, e)
+    return ValueError(f"{flag}: {str(p)!r} could not be read as {kind[1:].upper()} ({type(e).__name__}); check the file's format.")
 
 # %% ../../nbs/report/90_cli.ipynb #bbbe4bb9
 def _read_table(path, flag="INPUT"):
@@ -118,12 +154,10 @@ def _read_table(path, flag="INPUT"):
         header = pd.read_csv(p, sep=sep, header=None, nrows=1, dtype=str, keep_default_na=False).iloc[0].tolist()
     except ImportError: raise ValueError(f"{flag} is Parquet, which needs pyarrow: pip install pyarrow (or give a CSV).") from None
     except pd.errors.EmptyDataError: raise ValueError(f"{flag}: {str(p)!r} is empty; it needs a header row and one row per item or label.") from None
-    except Exception as e:   # each reader has its own errors (ParserError, UnicodeDecodeError, pyarrow's ArrowInvalid, ...)
-        raise ValueError(f"{flag}: {str(p)!r} could not be read as {kind[1:].upper()} ({type(e).__name__}); check the file's format.") from None
+    except Exception as e: raise _read_error(p, flag, kind, e) from None   # each reader has its own errors (ParserError, pyarrow's ArrowInvalid, ...)
     _check_header(header, p, flag)
     try: return _csv_as_text_labels(p, sep)
-    except Exception as e:
-        raise ValueError(f"{flag}: {str(p)!r} could not be read as {kind[1:].upper()} ({type(e).__name__}); check the file's format.") from None
+    except Exception as e: raise _read_error(p, flag, kind, e) from None
 
 # %% ../../nbs/report/90_cli.ipynb #e1516d20
 ID_NAMES = ("item", "id", "item_id", "itemid", "task", "task_id", "taskid")   # first-column names read as item ids
