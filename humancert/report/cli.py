@@ -675,6 +675,13 @@ def _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip
                          f"or drop {', '.join(given)} for the agreement-only report.")
     if clip is not None and soft is None: raise ValueError("--clip applies to the ABC curve of a soft model; pass --soft-model or drop --clip.")
 
+def _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators):
+    "Refuse --judge-kinds without --rater-kind, and --rater-kind or --annotators where INPUT is not read in memory, naming them."
+    if judge_kinds is not None and rater_kind is None: raise ValueError("--judge-kinds applies to --rater-kind; add --rater-kind COLUMN or drop it.")
+    if rater_kind is not None and dataset is not None: raise ValueError("--rater-kind applies to INPUT; a bundled --dataset has its own judges.")
+    if annotators is not None and (dataset is not None or out_of_core or rater_kind is not None):
+        raise ValueError("--annotators picks columns of a wide INPUT read in memory; drop it (or --dataset, --out-of-core, --rater-kind).")
+
 def _check_level_options(confidence, delta):
     "--confidence and its old name --delta (1 - confidence) are one level: refuse both, check --delta as before."
     if confidence is not None and delta is not None:
@@ -789,10 +796,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
     _check_model_spec(model)
-    if judge_kinds is not None and rater_kind is None: raise ValueError("--judge-kinds applies to --rater-kind; add --rater-kind COLUMN or drop it.")
-    if rater_kind is not None and dataset is not None: raise ValueError("--rater-kind applies to INPUT; a bundled --dataset has its own judges.")
-    if annotators is not None and (dataset is not None or out_of_core or rater_kind is not None):
-        raise ValueError("--annotators picks columns of a wide INPUT read in memory; drop it (or --dataset, --out-of-core, --rater-kind).")
+    _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators)
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
                             out_of_core, memory_limit, quiet, annotators, gold))
