@@ -113,3 +113,20 @@ def test_latin1_named_with_what_to_do(tmp_path, name):
     if name.endswith("jsonl"): assert "at line 1" in msg
     (tmp_path / ("u8_" + name)).write_text(text, encoding="utf-8")        # the advice works: the same file as UTF-8 is read
     assert cli("report", tmp_path / ("u8_" + name), "--format", "long").returncode == 0
+
+
+def test_column_with_a_comma_out_of_core(tmp_path):
+    "--out-of-core reads the model's column where the table lives: 'x,y' by its exact name or quoted, the same report as in memory."
+    pytest.importorskip("duckdb")
+    rng = np.random.default_rng(1)
+    n = 120
+    truth = rng.choice(["neg", "pos"], n)
+    rows = pd.DataFrame([{"item": i, "annotator": a, "label": truth[i] if rng.random() < 0.8 else "pos"} for i in range(n) for a in "abc"])
+    rows["x,y"] = rows["item"].map(dict(enumerate(truth)))
+    rows.to_csv(tmp_path / "long.csv", index=False)
+    base = ["report", tmp_path / "long.csv", "--format", "long", "--n-bootstrap", "0"]
+    outs = [cli(*base, "--model", spec, *extra) for spec in ("x,y", '"x,y"') for extra in ([], ["--out-of-core"])]
+    assert all(r.returncode == 0 for r in outs), [r.stderr[-1000:] for r in outs]
+    assert all("is judge 'x,y' better" in r.stdout for r in outs)
+    cert = lambda r: next(l for l in r.stdout.splitlines() if l.strip().startswith("agreement-only certificate"))
+    assert len({cert(r) for r in outs}) == 1

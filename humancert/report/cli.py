@@ -613,7 +613,8 @@ def _table_models(cols, item, annotator, label, model, soft_model):
         if Path(spec).is_file():
             out[flag] = _prediction_file(spec, flag, item)
             notes.append(f"{flag.lstrip('-')}: file {spec}")
-        elif flag == "--model" and spec in cols:
+        elif flag == "--model" and (spec in cols or len(_names(spec)) == 1 and _names(spec)[0] in cols):
+            spec = spec if spec in cols else _names(spec)[0]                # one column, its name quoted: --model '"x,y"'
             if spec in (item, annotator, label): raise ValueError(f"--model: {spec!r} is the item, annotator or label column; name the model's own column.")
             out[flag] = spec
             notes.append(f"model: column {spec} of INPUT")
@@ -776,7 +777,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            max_k:int=None, # largest survey size on the power curve (default: most labels on an item - 1); needs a model
            clip:float=None, # ABC probability floor, e.g. 0.01 (default none, the paper's ABC); needs a soft model
            seed:int=0, # seed of every random step: the same seed gives the same numbers
-           out:str=None, # also write report.md, report.json and PNG plots into this folder
+           out:str=None, # also write report.md, report.json and PNG plots into this folder (with judges, CSVs too: a text cell starting with = + - @ gets a leading ' so a spreadsheet shows it, not runs it)
            force:bool=False, # overwrite a report already in --out
            quiet:bool=False, # print nothing (errors still go to stderr); for scripts
            out_of_core:bool=False, # long format: reduce INPUT where it lives (DuckDB): counts, agreement and the annotator view are computed there and no label is read into memory, for tables larger than memory
