@@ -3,6 +3,7 @@ did not choose. Judges whose names differ only in characters a file name cannot 
 file; report.md shows markup and line breaks from the data as text (as report.html does), report.html escapes its table
 cells and section headings, and the CSVs a spreadsheet may open hold no formula."""
 import hashlib
+import json
 import re
 
 import numpy as np
@@ -61,15 +62,27 @@ def test_judges_equal_once_sanitised_get_their_own_files(tmp_path, names):
         assert len(pd.read_csv(out / f)) == _disagreements(wide, judges[name])
         by_file[name] = f
     assert len(set(by_file.values())) == len(names)
+    by_json = json.loads((out / "report.json").read_text())["judges"]["by_judge"]
+    assert {n: by_json[n]["disagreements_file"] for n in names} == by_file
+
+
+def test_report_md_code_spans_shown_as_they_are():
+    "A command in backticks (the next step names INPUT) keeps & as it is: inside a code span an entity would show as typed."
+    ann, judges = _panel(["j1", "j2"])
+    md = make_report(ann, judges.iloc[:, 0], judges=judges, n_bootstrap=0, title="file a&b.csv").to_markdown()
+    assert md.splitlines()[0] == "# humancert report: file a&amp;b.csv"
+    spans = [s for s in re.findall(r"`[^`\n]*`", md) if "a&" in s]
+    assert spans and all("a&b.csv" in s for s in spans), spans
 
 
 def test_report_md_escapes_names(tmp_path):
     "Group 17: a judge named with markup and a line break: report.md shows the text (no <b> tag, no broken table row)."
     _, out = _saved(tmp_path, [BAD, "plain"], title="file <script>alert(1)</script>.csv")
     md = (out / "report.md").read_text()
-    assert "<script>" not in md and "<b>" not in md
+    text = re.sub(r"`[^`]*`", "", md)                        # outside code spans (shown as they are: `<b>` is text there)
+    assert "<script>" not in text and "<b>" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in md.splitlines()[0]
-    rows = [l for l in md.splitlines() if l.startswith("| ") and "j\\|1" in l]
+    rows = [l for l in text.splitlines() if l.startswith("| &lt;b&gt;j")]     # the judge's own rows, its name in the first cell
     assert rows, "the judge's row is missing from the markdown tables"
     assert all("&lt;b&gt;j\\|1<br>x" in l for l in rows)
     for table in re.findall(r"((?:^\|.*\n)+)", md, re.M):     # every table row has as many cells as its header

@@ -955,8 +955,10 @@ import html as _html
 import re
 
 def _md_text(x):
-    "Text from the data (a name, a label, a file) as markdown shows it, not as markup: `<`, `>` and `&` as HTML entities (as report.html escapes them), a line break as `<br>`."
-    return re.sub(r"\r\n|\r|\n", "<br>", _html.escape(str(x), quote=False))
+    "Text from the data (a name, a label, a file) as markdown shows it, not as markup: `<`, `>` and `&` as HTML entities (as report.html escapes them), a line break as `<br>`; a code span (between backticks) is shown as it is already, so only its line breaks change."
+    parts = re.split(r"(`[^`]*`)", str(x))
+    esc = lambda s: re.sub(r"\r\n|\r|\n", "<br>", _html.escape(s, quote=False))
+    return "".join(re.sub(r"\r\n|\r|\n", " ", p) if i % 2 else esc(p) for i, p in enumerate(parts))
 
 def _md_cell(x): return _md_text(x).replace("|", "\\|")
 
