@@ -130,3 +130,14 @@ def test_column_with_a_comma_out_of_core(tmp_path):
     assert all("is judge 'x,y' better" in r.stdout for r in outs)
     cert = lambda r: next(l for l in r.stdout.splitlines() if l.strip().startswith("agreement-only certificate"))
     assert len({cert(r) for r in outs}) == 1
+
+
+def test_long_label_column_of_numbers_refused(tmp_path):
+    "A long table whose --label column is a score (300 distinct numbers): refused naming --label; the same table with 5 values is read."
+    rows = pd.DataFrame({"item": np.repeat(np.arange(150), 2), "annotator": ["a", "b"] * 150, "label": np.arange(300) * 7})
+    rows.to_csv(tmp_path / "long.csv", index=False)
+    msg = one_line_error(cli("report", tmp_path / "long.csv", "--format", "long"))
+    assert msg.startswith("humancert: error: --label: column 'label' holds 300 distinct numbers (over 200)")
+    small = rows.assign(label=rows["label"] % 5)
+    small.to_csv(tmp_path / "small.csv", index=False)
+    assert cli("report", tmp_path / "small.csv", "--format", "long").returncode == 0

@@ -359,6 +359,14 @@ def _refuse_number_columns(df):
                      f"annotators they would make that many classes: they look like counts or measurements, not labels; name the "
                      f"annotators' columns with {example} (which also keeps such a column if it really is a rating), or drop those columns.")
 
+def _refuse_number_labels(df, label):
+    "A long table's label column with more than MAX_NUMBER_LABELS distinct numbers is refused, naming --label and --labels (which lists the classes if they really are these numbers)."
+    col = df[label] if label in df.columns else None
+    if col is None or not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col) or col.nunique() <= MAX_NUMBER_LABELS: return
+    raise ValueError(f"--label: column {label!r} holds {col.nunique()} distinct numbers (over {MAX_NUMBER_LABELS}), so each would be a class: "
+                     "it looks like a score or a count, not a label; name the labels' column with --label, or list the classes with "
+                     "--labels if these numbers really are them.")
+
 # %% ../../nbs/report/90_cli.ipynb #6161567b
 def _wide_annotations(df, missing, classes):
     "Annotations from a wide table, with --missing's sentinel (as text, int or float) read as no label."
@@ -430,6 +438,7 @@ def read_labels(path:str, # CSV or Parquet file of labels
     df, found, more = _take_predictions(df, format, item, annotator, label, model, soft_model)
     notes += more
     if format == "wide": df = _pick_annotators(df, annotators, keep) if annotators is not None else _refuse_number_columns(df) or df
+    if format == "long" and classes is None: _refuse_number_labels(df, label)
     ann = _annotations_of(df, format, item, annotator, label, missing, classes, duplicates)
     out = _aligned_predictions(found, ann, notes)
     return LabelsFile(ann, out.get("--model"), out.get("--soft-model"), tuple(notes), out.get("judges"))
