@@ -26,14 +26,34 @@ def one_blas_thread() -> bool:
 def _flushed():
     "Flush stdout and stderr; False when either is gone (a closed pipe), where the normal exit should report it."
     try: sys.stdout.flush(); sys.stderr.flush()
-    except (BrokenPipeError, ValueError, OSError): return False
+    except (BrokenPipeError, ValueError, OSError, AttributeError): return False
     return True
 
+def _closed_to_devnull():
+    "A standard stream closed when the process started (`>&-`, `2>&-`, some daemons and cron jobs): its descriptor and sys's stream on os.devnull, so that what would go there is dropped and no code meets a missing stream."
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None: continue
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != fd: os.dup2(null, fd); os.close(null)
+        setattr(sys, name, open(fd, "w", closefd=False))
+
+def _loaded_main():
+    "`main`, imported after the thread count is set; Ctrl-C while the modules load gives `main`'s answer to it (one line, exit 130)."
+    try:
+        from humancert.report.cli import main            # numpy loads here, after the thread count is set
+        return main
+    except KeyboardInterrupt:
+        def interrupted():
+            try: print("humancert: interrupted (Ctrl-C).", file=sys.stderr, flush=True)
+            except (OSError, ValueError): pass
+            return 130
+        return interrupted
+
 def console_script():
-    "The installed `humancert` command: one BLAS thread (unless set), `main`, the exit handlers, then an exit without the interpreter's teardown."
+    "The installed `humancert` command: closed streams on os.devnull, one BLAS thread (unless set), `main`, the exit handlers, then an exit without the interpreter's teardown."
+    _closed_to_devnull()
     one_blas_thread()
-    from humancert.report.cli import main                # numpy loads here, after the thread count is set
-    code = main()
+    code = _loaded_main()()
     if not _flushed(): sys.exit(code)
     atexit._run_exitfuncs()                              # what a normal exit runs first: logging, weakref.finalize (DuckDB's spill folder), any library's handler
     if not _flushed(): sys.exit(code)                    # a handler may have printed

@@ -784,9 +784,12 @@ def _gold_advice(r):
 from ..judges.board import TOLERANCE_WARNING
 
 def _safe_name(prefix, judge):
-    "A file name for a judge's file: `prefix_judge`, every character outside letters, digits, '.', '-' and '_' replaced by '_'."
-    import re
-    return f"{prefix}_{re.sub(r'[^A-Za-z0-9._-]+', '_', str(judge))}" 
+    "A file name for a judge's file: `prefix_judge`, every character outside letters, digits, '.', '-' and '_' replaced by '_'; when that changes the name (or it is over 80 characters), the first 8 hex digits of the name's SHA-1 follow, so two judges never share a file."
+    import hashlib, re
+    name = str(judge)
+    safe = re.sub(r'[^A-Za-z0-9._-]+', '_', name)
+    if safe == name and len(name) <= 80: return f"{prefix}_{name}"
+    return f"{prefix}_{safe[:80]}-{hashlib.sha1(name.encode('utf-8')).hexdigest()[:8]}"
 
 # %% ../../nbs/report/80_report.ipynb #5ec6c3ca
 def _judge_blocks(r):
@@ -948,7 +951,20 @@ def _to_text(r):
     return "\n".join(lines)
 
 # %% ../../nbs/report/80_report.ipynb #5fe04c89
-def _md_cell(x): return str(x).replace("|", "\\|")
+import html as _html
+import re
+
+def _md_text(x):
+    "Text from the data (a name, a label, a file) as markdown shows it, not as markup: `<`, `>` and `&` as HTML entities (as report.html escapes them), a line break as `<br>`; a code span (between backticks) is shown as it is already, so only its line breaks change."
+    parts = re.split(r"(`[^`]*`)", str(x))
+    esc = lambda s: re.sub(r"\r\n|\r|\n", "<br>", _html.escape(s, quote=False))
+    return "".join(re.sub(r"\r\n|\r|\n", " ", p) if i % 2 else esc(p) for i, p in enumerate(parts))
+
+def _md_cell(x): return _md_text(x).replace("|", "\\|")
+
+def _md_code(x):
+    "Text inside a markdown code span (shown as it is, markup and all): only a backtick, which would end the span, and a line break change."
+    return re.sub(r"\r\n|\r|\n", " ", str(x)).replace("`", "'")
 
 def _pair_table_md(a):
     "The top annotators' pairwise agreement, and the model column, as a markdown table."
@@ -994,10 +1010,10 @@ def _section_images(images):
 # %% ../../nbs/report/80_report.ipynb #56f7f442
 def _to_markdown(r, images):
     images = _section_images(images)
-    md = [f"# humancert report: {r.title}", "", f"humancert {__version__}; parameters: "
-          + ", ".join(f"`{k}={v}`" for k, v in _shown_parameters(r).items()) + "."]
+    md = [f"# humancert report: {_md_text(r.title)}", "", f"humancert {__version__}; parameters: "
+          + ", ".join(f"`{_md_code(f'{k}={v}')}`" for k, v in _shown_parameters(r).items()) + "."]
     for head, rows in _sections(r):
-        md += ["", f"## {head}", ""]
+        md += ["", f"## {_md_text(head)}", ""]
         if isinstance(rows, _Table): md += _table_md(rows)
         else:
             md += _rows_md(rows)
@@ -1005,7 +1021,7 @@ def _to_markdown(r, images):
         for key, caption in images.get(head.split(" (")[0], []):
             md += ["", f"![{caption}]({key})"]
     for head, items in _lists(r):
-        if items: md += ["", f"## {head}", ""] + [f"- {t}" for t in items]
+        if items: md += ["", f"## {_md_text(head)}", ""] + [f"- {_md_text(t)}" for t in items]
     return "\n".join(md) + "\n"
 
 # %% ../../nbs/report/80_report.ipynb #4303ce4b
@@ -1326,7 +1342,7 @@ def _check_out(out, force, probe=False):
     if out.exists() and not out.is_dir(): raise ValueError(f"`out`: {str(out)!r} is a file; give a directory for the report.")
     there = [f for f in REPORT_FILES if (out / f).exists()]
     if there and not force:
-        raise ValueError(f"`out`: {str(out)!r} already holds a report ({', '.join(there)}); pass force=True (--force) to "
+        raise ValueError(f"`out`: {str(out)!r} already holds a report ({', '.join(there)}); pass `force=True` to "
                          "overwrite it, or choose another directory.")
     if probe:                                       # write a scratch file where the report will go (nothing is left behind)
         base = next(p for p in [out, *out.parents] if p.exists())
@@ -1415,17 +1431,30 @@ def _into_place(tmp, out):
     for f in sorted(os.listdir(tmp), key=lambda n: (n == "report.md", n == "report.json")):
         os.replace(tmp / f, out / f)
 
+# %% ../../nbs/report/80_report.ipynb #68d1a4c4
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")   # what a spreadsheet reads as the start of a formula (OWASP, CSV injection)
+
+def _csv_safe(df):
+    "A table for a CSV a spreadsheet may open: every text cell and text index label that starts like a formula gets a leading `'` (numbers stay numbers)."
+    text = lambda v: "'" + v if isinstance(v, str) and v.startswith(_FORMULA_STARTS) else v
+    out = df.copy()
+    for c in out.columns:
+        if not (pd.api.types.is_numeric_dtype(out[c]) or pd.api.types.is_bool_dtype(out[c])): out[c] = out[c].map(text)
+    out.index = out.index.map(text)
+    return out.rename(columns=text)
+
+
 # %% ../../nbs/report/80_report.ipynb #4cb88c82
 def _judge_files(self, out):
-    "judges.csv (the verdict's numbers), judges_per_annotator.csv (when the alt-test ran) and one disagreements_<judge>.csv per judge; their names."
-    _verdict_frame(self).to_csv(out / "judges.csv")
+    "judges.csv (the verdict's numbers), judges_per_annotator.csv (when the alt-test ran) and one disagreements_<judge>.csv per judge, each through `_csv_safe`; their names."
+    _csv_safe(_verdict_frame(self)).to_csv(out / "judges.csv")
     names = ["judges.csv"]
     if self.judges.alt is not None:
-        self.judges.per_annotator().to_csv(out / "judges_per_annotator.csv", index=False)
+        _csv_safe(self.judges.per_annotator()).to_csv(out / "judges_per_annotator.csv", index=False)
         names.append("judges_per_annotator.csv")
     for n in map(str, _verdict_order(self)):
         name = _safe_name("disagreements", n) + ".csv"
-        self.details["judges"][n]["disagreements"].to_csv(out / name, index=False)
+        _csv_safe(self.details["judges"][n]["disagreements"]).to_csv(out / name, index=False)
         names.append(name)
     return names
 
