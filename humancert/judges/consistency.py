@@ -36,11 +36,11 @@ def clopper_pearson(k, # successes (array or int)
 def mean_interval(x:np.ndarray, # i.i.d. values in [0, 1], one per item
                   confidence:float=0.95, # two-sided coverage
                  ) -> tuple:
-    "Student-t interval of the mean of `x`, clipped to [0, 1]; (mean, mean) when all values are equal, NaN with fewer than two."
+    "Student-t interval of the mean of `x`, clipped to [0, 1]; Hoeffding's (valid at any n) where the values show no spread (all equal, or one value)."
     x = np.asarray(x, dtype=np.float64)
-    if len(x) < 2: return (float("nan"), float("nan"))
-    m, se = float(x.mean()), float(x.std(ddof=1) / np.sqrt(len(x)))
-    h = float(stats.t.ppf(0.5 + confidence / 2, len(x) - 1)) * se
+    m = float(x.mean())
+    if len(x) < 2 or x.std() == 0: h = float(np.sqrt(np.log(2 / (1 - confidence)) / (2 * len(x))))   # no variance to plug in
+    else: h = float(stats.t.ppf(0.5 + confidence / 2, len(x) - 1)) * float(x.std(ddof=1) / np.sqrt(len(x)))
     return (max(0.0, m - h), min(1.0, m + h))
 
 # %% ../../nbs/judges/52_judge_consistency.ipynb #4302ab40
@@ -190,7 +190,7 @@ def judge_consistency(runs:pd.DataFrame, # items x runs of one judge: one column
     counts = np.asarray(ann.counts)
     n, two, flip, split = run_shares(counts)
     P = (counts * (counts - 1.0)).sum(axis=1)[two] / (n[two] * (n[two] - 1.0))
-    notes = []
+    notes = [] if P.std() > 0 else ["percent agreement: every item has the same value, so its interval is Hoeffding's, not Student's t"]
     kappa = _coefficient(fleiss_kappa, ann, confidence, notes)
     alpha = _coefficient(krippendorff_alpha, ann, confidence, notes)
     k, m = int(two.sum()), runs.shape[1]

@@ -38,7 +38,7 @@ def jury(judges:pd.DataFrame, # items x judges labels (NaN: the judge did not la
     elif isinstance(rule, str) and rule == "majority": out, how = pd.Series(vote(judges, tie, seed)[0], index=judges.index, dtype=object).infer_objects(), f"majority, tie {tie}"
     elif isinstance(rule, str) and rule in ("mean", "median"): x = _numbers(judges, "judges"); out, how = getattr(x, rule)(axis=1, skipna=True), rule
     else: raise ValueError(f"`rule` must be one of {JURY_RULES} or a callable taking one row of labels, got {rule!r}.")
-    out = pd.Series(out, index=judges.index, name=name or f"jury ({how} of {judges.shape[1]})")
+    out = pd.Series(out, index=judges.index, name=name or f"jury ({how}; {judges.shape[1]} judges)")
     out.attrs = {"rule": how, "judges": list(map(str, judges.columns))}
     return out
 
