@@ -83,25 +83,28 @@ def _advantage_on(alt, Mt):
     Z, names, K, mi = alt
     return _advantages(_alt_tallies(Z, Mt, len(names), K), len(names), K, mi)
 
-# %% ../../nbs/judges/54_judge_pairs.ipynb #0473a116
-def _pair_boot(terms, a, b, alt, n_bootstrap, rng):
-    "Paired bootstrap over the items both judges labelled: differences of agreement and (alt) advantage probability, per resample, and their point values."
-    shared = terms[a][0] & terms[b][0]
+# %% ../../nbs/judges/54_judge_pairs.ipynb #6cf0d084
+def _group_boot(terms, pairs, alt, n_bootstrap, rng):
+    "Paired bootstrap of pairs with the same items both judged, one set of resamples for all: per pair, the items, the point differences of agreement and (alt) advantage probability, and their resamples."
+    shared = terms[pairs[0][0]][0] & terms[pairs[0][1]][0]
     idx = np.flatnonzero(shared)
-    k = (terms[a][3] & terms[b][3])[idx].astype(np.float64)
-    d = (terms[a][2] - terms[b][2])[idx] * k
-    col = None if alt is None or a not in alt[1] or b not in alt[1] else (alt[1].index(a), alt[1].index(b))
-    point = [float(d.sum() / k.sum()) if k.sum() else np.nan, np.nan]
-    if col is not None: point[1] = float(np.diff(_advantage_on(alt, shared[:, None].astype(np.float64))[0, col[::-1]])[0])
+    K = np.column_stack([(terms[a][3] & terms[b][3])[idx] for a, b in pairs]).astype(np.float64)
+    D = np.column_stack([(terms[a][2] - terms[b][2])[idx] for a, b in pairs]) * K
+    cols = [None if alt is None or a not in alt[1] or b not in alt[1] else (alt[1].index(a), alt[1].index(b)) for a, b in pairs]
+    adv0 = _advantage_on(alt, shared[:, None].astype(np.float64))[0] if alt is not None else None
     ag, ad = [], []
     for M in _draws(len(idx), n_bootstrap, rng):
-        with np.errstate(invalid="ignore", divide="ignore"): ag.append((M @ d) / (M @ k))
-        if col is not None:
+        with np.errstate(invalid="ignore", divide="ignore"): ag.append(_serial_matmul(M, D) / _serial_matmul(M, K))
+        if alt is not None:
             Mt = np.zeros((len(shared), len(M))); Mt[idx] = M.T
-            v = _advantage_on(alt, Mt)
-            ad.append(v[:, col[0]] - v[:, col[1]])
-    cat = lambda x: np.concatenate(x) if x else np.empty(0)
-    return len(idx), point, cat(ag), (cat(ad) if col is not None else None)
+            ad.append(_advantage_on(alt, Mt))                          # every judge's advantage on this resample, one product
+    AG = np.vstack(ag) if ag else np.empty((0, len(pairs)))
+    out = {}
+    with np.errstate(invalid="ignore", divide="ignore"): pa = D.sum(axis=0) / K.sum(axis=0)
+    for p, ((a, b), c) in enumerate(zip(pairs, cols)):
+        d = None if c is None else (np.vstack(ad)[:, c[0]] - np.vstack(ad)[:, c[1]] if ad else np.empty(0))
+        out[(a, b)] = (len(idx), [float(pa[p]), np.nan if c is None else float(adv0[c[0]] - adv0[c[1]])], AG[:, p], d)
+    return out
 
 # %% ../../nbs/judges/54_judge_pairs.ipynb #5ef249a5
 def _mcnemar_row(board, terms, ref, a, b):
@@ -169,12 +172,14 @@ def judge_pairs(board:JudgeBoard, # a board from compare_judges
     n_bootstrap, confidence, seed = _check_pairs(board, n_bootstrap, confidence, seed)
     ref, kind = _reference(board, against)
     terms, alt, rng = board_terms(board), _alt_setup(board), np.random.default_rng(seed)
-    names, rows = list(board.table.index), {}
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            n, point, ag, ad = _pair_boot(terms, a, b, alt, n_bootstrap, rng)
-            rows[(a, b)] = {"items": n} | _mcnemar_row(board, terms, ref, a, b) | _boot_cols("agreement", point[0], ag, confidence)
-            if alt is not None: rows[(a, b)] |= _boot_cols("advantage", point[1], ad, confidence)
+    names, groups, boot, rows = list(board.table.index), {}, {}, {}
+    order = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    for a, b in order: groups.setdefault((terms[a][0] & terms[b][0]).tobytes(), []).append((a, b))   # pairs with the same shared items
+    for pairs in groups.values(): boot |= _group_boot(terms, pairs, alt, n_bootstrap, rng)
+    for a, b in order:
+        n, point, ag, ad = boot[(a, b)]
+        rows[(a, b)] = {"items": n} | _mcnemar_row(board, terms, ref, a, b) | _boot_cols("agreement", point[0], ag, confidence)
+        if alt is not None: rows[(a, b)] |= _boot_cols("advantage", point[1], ad, confidence)
     t = pd.DataFrame.from_dict(rows, orient="index").rename_axis(["A", "B"])
     for fam in ("McNemar", "agreement", "advantage"):
         if f"{fam} p" in t: t.insert(t.columns.get_loc(f"{fam} p") + 1, f"{fam} p Holm", holm(t[f"{fam} p"].to_numpy(float)))
