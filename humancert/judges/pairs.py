@@ -98,11 +98,11 @@ def _group_boot(terms, pairs, alt, n_bootstrap, rng):
         if alt is not None:
             Mt = np.zeros((len(shared), len(M))); Mt[idx] = M.T
             ad.append(_advantage_on(alt, Mt))                          # every judge's advantage on this resample, one product
-    AG = np.vstack(ag) if ag else np.empty((0, len(pairs)))
+    AG, AD = (np.vstack(ag) if ag else np.empty((0, len(pairs)))), (np.vstack(ad) if ad else np.empty((0, len(alt[1]) if alt else 0)))
     out = {}
     with np.errstate(invalid="ignore", divide="ignore"): pa = D.sum(axis=0) / K.sum(axis=0)
     for p, ((a, b), c) in enumerate(zip(pairs, cols)):
-        d = None if c is None else (np.vstack(ad)[:, c[0]] - np.vstack(ad)[:, c[1]] if ad else np.empty(0))
+        d = None if c is None else AD[:, c[0]] - AD[:, c[1]]
         out[(a, b)] = (len(idx), [float(pa[p]), np.nan if c is None else float(adv0[c[0]] - adv0[c[1]])], AG[:, p], d)
     return out
 
