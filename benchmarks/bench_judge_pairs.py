@@ -3,8 +3,8 @@
     python benchmarks/bench_judge_pairs.py [--quick]      # writes benchmarks/judge_pairs.md
 
 The data are bench_alt_test.py's (4 classes, 10 annotators missing on 10 % of the items, 5 judges missing on 5 % and answering
-"other" on 2 %), so the pairs fall into groups by the items both judges labelled: the worst case for sharing resamples, each
-pair then draws its own. A second case has judges without missing labels (one set of resamples for all ten pairs).
+"other" on 2 %): one set of item resamples serves every pair, and each pair takes the tallies of the items it leaves out (a
+judge's missing labels) off the board's. A second case has judges without missing labels (nothing to take off).
 `compare_judges(n_bootstrap=200)` is timed on the same data as the yardstick; `pairs(n_bootstrap=2000)` (its default) after it.
 Best of 2 (1 with --quick), wall seconds and the process's CPU seconds; the 1-minute load average beside each row (the
 machine is shared).

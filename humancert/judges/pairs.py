@@ -83,27 +83,38 @@ def _advantage_on(alt, Mt):
     Z, names, K, mi = alt
     return _advantages(_alt_tallies(Z, Mt, len(names), K), len(names), K, mi)
 
-# %% ../../nbs/judges/54_judge_pairs.ipynb #6cf0d084
-def _group_boot(terms, pairs, alt, n_bootstrap, rng):
-    "Paired bootstrap of pairs with the same items both judged, one set of resamples for all: per pair, the items, the point differences of agreement and (alt) advantage probability, and their resamples."
-    shared = terms[pairs[0][0]][0] & terms[pairs[0][1]][0]
-    idx = np.flatnonzero(shared)
-    K = np.column_stack([(terms[a][3] & terms[b][3])[idx] for a, b in pairs]).astype(np.float64)
-    D = np.column_stack([(terms[a][2] - terms[b][2])[idx] for a, b in pairs]) * K
+# %% ../../nbs/judges/54_judge_pairs.ipynb #121d93aa
+def _rows_of(Z, rows):
+    "The advantage tally units of the items `rows` only (sparse units, or the compact pair of _unit_counts)."
+    return (Z[0][rows], Z[1][:, rows]) if isinstance(Z, tuple) else Z[rows]
+
+def _pairs_boot(terms, pairs, alt, n_bootstrap, rng):
+    "Paired bootstrap of every pair from one set of item resamples: per pair, the items both judged, the point differences of agreement and (alt) advantage probability, and their values on each resample (the pair's items within it)."
+    I = len(terms[pairs[0][0]][0])
+    K = np.column_stack([terms[a][3] & terms[b][3] for a, b in pairs]).astype(np.float64)
+    D = np.column_stack([terms[a][2] - terms[b][2] for a, b in pairs]) * K
+    out_rows = [np.flatnonzero(~(terms[a][0] & terms[b][0])) for a, b in pairs]   # items a pair leaves out: few
     cols = [None if alt is None or a not in alt[1] or b not in alt[1] else (alt[1].index(a), alt[1].index(b)) for a, b in pairs]
-    adv0 = _advantage_on(alt, shared[:, None].astype(np.float64))[0] if alt is not None else None
-    ag, ad = [], []
-    for M in _draws(len(idx), n_bootstrap, rng):
+    ag, ad = [], [[] for _ in pairs]
+    for M in _draws(I, n_bootstrap, rng):
         with np.errstate(invalid="ignore", divide="ignore"): ag.append(_serial_matmul(M, D) / _serial_matmul(M, K))
-        if alt is not None:
-            Mt = np.zeros((len(shared), len(M))); Mt[idx] = M.T
-            ad.append(_advantage_on(alt, Mt))                          # every judge's advantage on this resample, one product
-    AG, AD = (np.vstack(ag) if ag else np.empty((0, len(pairs)))), (np.vstack(ad) if ad else np.empty((0, len(alt[1]) if alt else 0)))
-    out = {}
+        if alt is None: continue
+        Z, names, Ka, mi = alt
+        Mt = np.ascontiguousarray(M.T)
+        full = _alt_tallies(Z, Mt, len(names), Ka)                       # every judge, every item: once per block
+        for p, (c, rows) in enumerate(zip(cols, out_rows)):              # tallies are sums over items: take off the pair's left-out items
+            if c is None: continue
+            T = full - _alt_tallies(_rows_of(Z, rows), Mt[rows], len(names), Ka) if len(rows) else full
+            v = _advantages(T, len(names), Ka, mi)
+            ad[p].append(v[:, c[0]] - v[:, c[1]])
+    AG = np.vstack(ag) if ag else np.empty((0, len(pairs)))
     with np.errstate(invalid="ignore", divide="ignore"): pa = D.sum(axis=0) / K.sum(axis=0)
+    out = {}
     for p, ((a, b), c) in enumerate(zip(pairs, cols)):
-        d = None if c is None else AD[:, c[0]] - AD[:, c[1]]
-        out[(a, b)] = (len(idx), [float(pa[p]), np.nan if c is None else float(adv0[c[0]] - adv0[c[1]])], AG[:, p], d)
+        shared = (terms[a][0] & terms[b][0]).astype(np.float64)[:, None]
+        adv = None if c is None else _advantage_on(alt, shared)[0]
+        out[(a, b)] = (int(shared.sum()), [float(pa[p]), np.nan if c is None else float(adv[c[0]] - adv[c[1]])], AG[:, p],
+                       None if c is None else (np.concatenate(ad[p]) if ad[p] else np.empty(0)))
     return out
 
 # %% ../../nbs/judges/54_judge_pairs.ipynb #5ef249a5
@@ -172,10 +183,9 @@ def judge_pairs(board:JudgeBoard, # a board from compare_judges
     n_bootstrap, confidence, seed = _check_pairs(board, n_bootstrap, confidence, seed)
     ref, kind = _reference(board, against)
     terms, alt, rng = board_terms(board), _alt_setup(board), np.random.default_rng(seed)
-    names, groups, boot, rows = list(board.table.index), {}, {}, {}
+    names, rows = list(board.table.index), {}
     order = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    for a, b in order: groups.setdefault((terms[a][0] & terms[b][0]).tobytes(), []).append((a, b))   # pairs with the same shared items
-    for pairs in groups.values(): boot |= _group_boot(terms, pairs, alt, n_bootstrap, rng)
+    boot = _pairs_boot(terms, order, alt, n_bootstrap, rng)
     for a, b in order:
         n, point, ag, ad = boot[(a, b)]
         rows[(a, b)] = {"items": n} | _mcnemar_row(board, terms, ref, a, b) | _boot_cols("agreement", point[0], ag, confidence)
