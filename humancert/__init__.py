@@ -33,7 +33,9 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'GoldProcedurePlan', 'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence', 'SequentialCertificate',
            'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign',
            'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS', 'sign_test_power',
-           'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan']
+           'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan', 'JudgeConsistency',
+           'judge_consistency', 'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges', 'JudgePairs',
+           'judge_pairs']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -82,6 +84,9 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "data.panel": "Panel read_panel",
     "judges.alt_test": "AltTest AltTests alt_test",
     "judges.board": "JudgeBoard compare_judges",
+    "judges.consistency": "JudgeConsistency judge_consistency majority_of_runs",
+    "judges.juries": "jury EffectiveJudges effective_judges",
+    "judges.pairs": "JudgePairs judge_pairs",
     "ceiling.iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
         "iaa_general iaa_certification"),
 }
@@ -127,7 +132,9 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "GoldSequence", "SequentialCertificate",
          "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel",
          "ActiveDesign", "active_design", "InformativeDesign", "informative_design", "GOLD_PLAN_TESTS", "sign_test_power",
-         "gold_discordance_bound", "plan_informative_design", "InformativeDesignPlan"]
+         "gold_discordance_bound", "plan_informative_design", "InformativeDesignPlan",
+         "JudgeConsistency", "judge_consistency", "majority_of_runs", "jury", "EffectiveJudges", "effective_judges",
+         "JudgePairs", "judge_pairs"]
 
 # %% ../nbs/99_package.ipynb #a62a1b55
 def _signature_comments(fn):

@@ -224,6 +224,20 @@ from .judges.board import (
     JudgeBoard as JudgeBoard,
     compare_judges as compare_judges,
 )
+from .judges.consistency import (
+    JudgeConsistency as JudgeConsistency,
+    judge_consistency as judge_consistency,
+    majority_of_runs as majority_of_runs,
+)
+from .judges.juries import (
+    jury as jury,
+    EffectiveJudges as EffectiveJudges,
+    effective_judges as effective_judges,
+)
+from .judges.pairs import (
+    JudgePairs as JudgePairs,
+    judge_pairs as judge_pairs,
+)
 from .ceiling.iaa import (
     simulate_annotators as simulate_annotators,
     iaa_experiment1 as iaa_experiment1,
@@ -392,4 +406,12 @@ __all__ = [
     'gold_discordance_bound',
     'plan_informative_design',
     'InformativeDesignPlan',
+    'JudgeConsistency',
+    'judge_consistency',
+    'majority_of_runs',
+    'jury',
+    'EffectiveJudges',
+    'effective_judges',
+    'JudgePairs',
+    'judge_pairs',
 ]

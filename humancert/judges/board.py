@@ -773,3 +773,14 @@ def _repr_html_(self:JudgeBoard):
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in self.notes)
     table = self.verdicts().to_html(float_format=lambda v: f"{v:.4f}", na_rep="n/a")
     return f"<div><p>{head}</p>{table}" + (f"<ul>{notes}</ul>" if notes else "") + "</div>"
+
+# %% ../../nbs/judges/51_judges.ipynb #4c52334b
+@patch
+def pairs(self:JudgeBoard, against="majority", # accuracy's reference: 'majority' (clear human majority) or a Series of gold labels by item
+          n_bootstrap:int=2000, # item resamples per pair for the graded scores
+          confidence:float=0.95, # level of the bootstrap intervals
+          seed:int|None=None, # the bootstrap's seed (None: the board's seed)
+         ):
+    "Paired tests of every pair of judges on the items both labelled (McNemar, paired bootstrap, Holm across pairs): `judge_pairs` of notebook 54, as a JudgePairs."
+    from humancert.judges.pairs import judge_pairs                  # notebook 54 builds on this one
+    return judge_pairs(self, against, n_bootstrap, confidence, seed)
