@@ -224,6 +224,10 @@ from .judges.board import (
     JudgeBoard as JudgeBoard,
     compare_judges as compare_judges,
 )
+from .system_score.corrected_score import (
+    CorrectedScore as CorrectedScore,
+    corrected_score as corrected_score,
+)
 from .ceiling.iaa import (
     simulate_annotators as simulate_annotators,
     iaa_experiment1 as iaa_experiment1,
@@ -364,6 +368,8 @@ __all__ = [
     'alt_test',
     'JudgeBoard',
     'compare_judges',
+    'CorrectedScore',
+    'corrected_score',
     'GoldCertificate',
     'certify_with_gold',
     'gold_learning_curve',
