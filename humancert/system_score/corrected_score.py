@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/system_score/corrected_score.html.md
 __all__ = ['CAP', 'ROW_ORDER', 'KINDS', 'ESTIMANDS', 'ASYMPTOTIC', 'HEADLINES', 'BETTING_BELOW', 'RARE_COUNT', 'ppi_lambda',
            'ppi_mean', 'rogan_gladen', 'betting_ci', 'CorrectedScore', 'corrected_score']
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #404f898a
+# %% ../../nbs/system_score/60_corrected_score.ipynb #6e96649e
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,7 +18,7 @@ from scipy import stats
 from ..data.annotations import Annotations, check_confidence, seed_used
 from ..certification.gold_sequence import agrapa_bets
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #6bfd57e6
+# %% ../../nbs/system_score/60_corrected_score.ipynb #b2ac86d1
 def ppi_lambda(y, # gold outcomes on the n gold items, in [0, 1]
                f_gold, # the judge's outcomes on the same items
                f_all, # the judge's outcomes on all N judged items (the gold items included)
@@ -30,7 +30,7 @@ def ppi_lambda(y, # gold outcomes on the n gold items, in [0, 1]
     if not var > 0: return 0.0
     return float(np.clip(cov / ((1 + n / N) * var), 0.0, 1.0))
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #179cfab9
+# %% ../../nbs/system_score/60_corrected_score.ipynb #45e64ebb
 def _groups_var(r, groups):
     "Variance of the mean of r, cluster-robust when `groups` (one code per value) is given: sum of squared cluster sums over n^2, times G/(G-1)."
     n = len(r)
@@ -47,7 +47,7 @@ def ppi_mean(y, f_gold, f_all, lam:float, # the gold outcomes, the judge's on th
     var = lam ** 2 * _groups_var(f_all, all_groups) + _groups_var(y - lam * f_gold, gold_groups)
     return float(est), var
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #d9d0cd71
+# %% ../../nbs/system_score/60_corrected_score.ipynb #73073872
 def rogan_gladen(y, # gold outcomes on the gold items, 0/1
                  f_gold, # the judge's 0/1 verdicts on the same items
                  f_all, # the judge's 0/1 verdicts on all N items
@@ -62,7 +62,7 @@ def rogan_gladen(y, # gold outcomes on the gold items, 0/1
     var = (p * (1 - p) / len(f_all) + theta ** 2 * se * (1 - se) / pos.sum() + (1 - theta) ** 2 * sp * (1 - sp) / neg.sum()) / j ** 2
     return float(np.clip(theta, 0, 1)), float(var), float(se), float(sp)
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #70349dc9
+# %% ../../nbs/system_score/60_corrected_score.ipynb #8f4c5866
 def _terms(y, f_gold, f_all, orders):
     "For each order (rows) of the gold items: X_t = y_t - lambda_t (f_t - mean f over the items not yet drawn), lambda_t from items before t only."
     Y, F = y[orders], f_gold[orders]
@@ -76,7 +76,7 @@ def _terms(y, f_gold, f_all, orders):
     lam = np.clip(np.where(t >= 2, cov / var, 0.0), 0, 1) if var > 0 else np.zeros_like(Y)
     return Y, Y - lam * (F - rest), -lam * (1 - rest), 1 + lam * rest            # the outcomes, X_t, and X_t's bounds
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #b4e371af
+# %% ../../nbs/system_score/60_corrected_score.ipynb #faf37b2c
 CAP = 0.9   # the largest fraction of the capital a bet risks
 
 def _log_capital(Y, X, lo, hi, N, tau, cap=CAP):
@@ -94,11 +94,12 @@ def _log_capital(Y, X, lo, hi, N, tau, cap=CAP):
         avg = top + np.log(np.mean(np.exp(logk - top[:, None]), 1))
     return np.where(np.isinf(top), top, avg)
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #085e0725
+# %% ../../nbs/system_score/60_corrected_score.ipynb #7bf744db
 def _lower_limit(Y, X, lo, hi, N, alpha, grid=21, steps=12):
     "The smallest tau in [0, 1] whose averaged capital stays below 1/alpha (Markov on the e-value): a grid, then bisection."
     taus = np.linspace(0, 1, grid)
-    ok = _log_capital(Y, X, lo, hi, N, taus) < np.log(1 / alpha)
+    step = max(1, (1 << 22) // Y.size)                                      # candidates per pass: bounded memory at any n
+    ok = np.concatenate([_log_capital(Y, X, lo, hi, N, taus[i:i + step]) for i in range(0, grid, step)]) < np.log(1 / alpha)
     if not ok.any(): return 1.0
     k = int(np.argmax(ok))
     if k == 0: return 0.0
@@ -117,7 +118,7 @@ def betting_ci(y, f_gold, f_all, alpha:float, orders:int=8, seed:int=0) -> tuple
     hi = 1 - _lower_limit(*_terms(1 - y, 1 - f_gold, 1 - f_all, perms), N, alpha / 2)
     return lo, hi
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #5a79847d
+# %% ../../nbs/system_score/60_corrected_score.ipynb #fcc9087b
 ROW_ORDER = ("betting", "PPI++", "Rogan-Gladen", "gold only", "judge only")
 
 @dataclass(frozen=True, repr=False)
@@ -156,7 +157,7 @@ class CorrectedScore:
         "One row per (outcome, method): estimate, lower, upper, n, guarantee, what it assumes; the headline flagged."
         return self.rows.assign(headline=self.rows.method == self.headline).reset_index(drop=True)
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #aaf0c0b5
+# %% ../../nbs/system_score/60_corrected_score.ipynb #ad7b810d
 def _fmt(v, kind): return f"{v:.3f}" if kind != "rating" else f"{v:.3g}"
 def _short(g): return g.split(":")[0].split(" (")[0]     # 'finite-sample', 'asymptotic' or 'biased'; to_frame() has the whole text
 
@@ -180,7 +181,7 @@ def _repr_html(self):
 CorrectedScore.__repr__ = _repr
 CorrectedScore._repr_html_ = _repr_html
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #6823f71a
+# %% ../../nbs/system_score/60_corrected_score.ipynb #0a3b80a5
 def _check_series(x, name, what):
     "A pandas Series with a unique index (item ids); a TypeError or ValueError naming `name` otherwise."
     if not isinstance(x, pd.Series):
@@ -200,7 +201,7 @@ def _check_judge(judge):
                          "item: drop the unscored items from `judge` (and `gold`) first.")
     return judge
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #c901d959
+# %% ../../nbs/system_score/60_corrected_score.ipynb #d0e4672d
 KINDS = ("binary", "classes", "rating")
 
 def _infer_kind(values, kind, positive):
@@ -214,7 +215,7 @@ def _infer_kind(values, kind, positive):
         return "binary" if set(np.asarray(v, dtype=float)) <= {0.0, 1.0} else "rating"
     return "classes"
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #2c287208
+# %% ../../nbs/system_score/60_corrected_score.ipynb #c519714d
 def _rating_scale(values, scale, notes):
     "(low, high) of the rating: `scale` if given (checked to hold every value), else the observed range, stated in `notes`."
     v = pd.to_numeric(pd.Series(values), errors="coerce")
@@ -232,7 +233,7 @@ def _rating_scale(values, scale, notes):
     if not hi > lo: raise ValueError(f"every score equals {lo:g}: a rating needs at least two values, or pass scale=(low, high).")
     return lo, hi
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #cc38b847
+# %% ../../nbs/system_score/60_corrected_score.ipynb #4bfab529
 def _is_positive(values, positive, name):
     "0/1 floats: value == positive, or the values themselves when they are bool or 0/1."
     v = pd.Series(values)
@@ -250,7 +251,7 @@ def _encode_series(values, kind, outcomes, positive, scale, name):
     lo, hi = scale
     return ((pd.to_numeric(pd.Series(values)).to_numpy(dtype=float) - lo) / (hi - lo))[:, None]
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #bcf45c44
+# %% ../../nbs/system_score/60_corrected_score.ipynb #57b982db
 ESTIMANDS = ("majority", "average annotator", "oracle")
 
 def _panel_outcomes(ann, kind, outcomes, positive, scale, estimand):
@@ -277,7 +278,7 @@ def _panel_outcomes(ann, kind, outcomes, positive, scale, estimand):
     cols = [share[:, classes.index(c)] if c in classes else np.zeros(len(share)) for c in outcomes]
     return ann.items[keep], np.stack(cols, 1)
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #a72d5dea
+# %% ../../nbs/system_score/60_corrected_score.ipynb #97de5d09
 def _z(alpha, df=None): return float(stats.norm.ppf(1 - alpha / 2) if df is None else stats.t.ppf(1 - alpha / 2, df))
 
 def _wald(est, var, alpha, clip=(0.0, 1.0), df=None):
@@ -287,7 +288,7 @@ def _wald(est, var, alpha, clip=(0.0, 1.0), df=None):
 
 ASYMPTOTIC = "asymptotic (normal limit): level not guaranteed at this n"
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #1801d350
+# %% ../../nbs/system_score/60_corrected_score.ipynb #fb9be37f
 def _ppi_rows(y, fg, fa, alpha, gcl, acl, gst, ast, fixed=None):
     "(estimate, lower, upper, lambda) of PPI++: one power-tuned lambda (or `fixed`), or stratified (per stratum, strata weighted by their items)."
     tune = (lambda y, f, a: fixed) if fixed is not None else ppi_lambda
@@ -305,7 +306,7 @@ def _ppi_rows(y, fg, fa, alpha, gcl, acl, gst, ast, fixed=None):
         est, var = est + w * e, var + w * w * v
     return (*_wald(est, var, alpha, df=df), float("nan"))
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #5a343c50
+# %% ../../nbs/system_score/60_corrected_score.ipynb #f3134cb9
 def _outcome_rows(y, fg, fa, alpha, methods, gcl, acl, gst, ast, seed, notes):
     "[(method, estimate, lower, upper, guarantee)] for one outcome in [0, 1]."
     rows = [("judge only", *_wald(fa.mean(), _groups_var(fa, acl), alpha), "biased: the judge's own rate, not the truth"),
@@ -326,7 +327,7 @@ def _outcome_rows(y, fg, fa, alpha, methods, gcl, acl, gst, ast, seed, notes):
         rows.append(("betting", min(max(e, lo), hi), lo, hi, "finite-sample: valid at every n (predictable-lambda betting, Waudby-Smith & Ramdas)"))
     return rows
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #7f8f3448
+# %% ../../nbs/system_score/60_corrected_score.ipynb #4a5767a1
 def _codes(x, name, judge):
     "Integer codes of a per-item grouping (clusters or strata) in the judge's item order; None for None."
     if x is None: return None
@@ -337,7 +338,7 @@ def _codes(x, name, judge):
         raise ValueError(f"`{name}` must give a group to every judged item; missing for {bad}.")
     return pd.factorize(x.reindex(judge.index))[0]
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #ca129593
+# %% ../../nbs/system_score/60_corrected_score.ipynb #c140065b
 def _item_rank(judge):
     "Each judged item's rank by item id (by position where ids do not sort): the canonical order of the gold items."
     try: return np.argsort(np.argsort(judge.index.to_numpy(), kind="stable"), kind="stable")
@@ -366,7 +367,7 @@ def _check_estimand(gold, estimand):
                          "use 'majority' or 'average annotator' (stated as such), or bound the oracle with humancert.certify.")
     return estimand
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #44dd3a91
+# %% ../../nbs/system_score/60_corrected_score.ipynb #0fefc0ec
 HEADLINES = ("auto", "betting", "PPI++")
 BETTING_BELOW = 300   # `headline="auto"`: the finite-sample betting interval below this many gold items,
 RARE_COUNT = 20       # and where n times the judge's rarer share (of passes or fails, of a class) is below this; else PPI++
@@ -388,7 +389,7 @@ def _check_headline(headline, clusters, strata, n, F):
     rare = float(np.min(np.minimum(F.mean(0), 1 - F.mean(0))))              # read off the judge on all items: no gold used
     return "PPI++" if grouped or (n >= BETTING_BELOW and n * rare >= RARE_COUNT) else "betting"
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #2cc2528a
+# %% ../../nbs/system_score/60_corrected_score.ipynb #171d863e
 def _prepare(judge, gold, kind, positive, scale, estimand, notes):
     "(kind, outcomes, scale, gold positions, judge matrix N x K, gold matrix n x K), all outcomes in [0, 1]."
     if isinstance(gold, Annotations): items, gvals = gold.items, list(gold.classes)
@@ -409,7 +410,7 @@ def _prepare(judge, gold, kind, positive, scale, estimand, notes):
     if len(pos) < 2: raise ValueError(f"`gold` labels {len(pos)} judged item(s); the corrected score needs at least 2 (30 or more in practice).")
     return kind, outcomes, sc, pos, F, Y
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #cf166d95
+# %% ../../nbs/system_score/60_corrected_score.ipynb #afe6a33b
 def _estimand_text(estimand, kind):
     if estimand == "gold label": return "the gold label of each item (one human label per item)"
     if estimand == "average annotator":
@@ -424,7 +425,7 @@ def _assumes(clusters, strata):
     if strata is not None: s += "; sampled at random within each stratum (stratified, strata weighted by their items)"
     return s
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #61e827c4
+# %% ../../nbs/system_score/60_corrected_score.ipynb #0565458c
 def _check_strata(gst, ast):
     "Every stratum needs at least 2 gold items for its variance."
     few = [h for h in np.unique(ast) if np.count_nonzero(gst == h) < 2]
@@ -442,7 +443,7 @@ def _check_score_args(judge, gold, confidence, estimand, seed, headline):
     if headline not in HEADLINES: raise ValueError(f"`headline` must be one of {HEADLINES}, got {headline!r}.")
     return judge, check_confidence(confidence), _check_estimand(gold, estimand), seed_used(seed)
 
-# %% ../../nbs/system_score/60_corrected_score.ipynb #0a7d38b6
+# %% ../../nbs/system_score/60_corrected_score.ipynb #b95576e2
 def corrected_score(judge:pd.Series, # the judge's label or score on every item, indexed by item id
                     gold, # human labels: a Series on the labelled items (NaN elsewhere), or an Annotations panel
                     kind:str|None=None, # 'binary', 'classes' or 'rating'; None infers (0/1 or bool: binary, other numbers: rating)
