@@ -172,3 +172,17 @@ def test_headline_rule_reads_only_n_and_the_judge():
     assert corrected_score(judge, gold).headline == "PPI++" == corrected_score(judge, 1 - gold).headline
     assert corrected_score(judge, gold.iloc[:299]).headline == "betting"
     assert corrected_score(judge, gold, headline="betting").headline == "betting"
+
+
+def test_rogan_gladen_interval_equals_truescore():
+    """Rogan-Gladen's estimate and delta-method interval equal truescore's `rogan_gladen_estimate` (test-only peer,
+    pinned in the dev extra; numpy and scipy only). truescore's PPI++ is not compared: it averages the judge over the
+    items without gold only, a different estimator from ppi_py's (checked above)."""
+    ts = pytest.importorskip("truescore.correct", reason="truescore (test-only peer, in the dev extra) is not installed")
+    rng = np.random.default_rng(9)
+    for p, n in ((0.7, 150), (0.35, 400)):
+        t, judge, gold = study(rng, n, p)
+        idx = np.sort(IDS.get_indexer(gold.index))
+        e = ts.rogan_gladen_estimate(judge.to_numpy().astype(int), t[idx].astype(int), idx)
+        r = row(corrected_score(judge, gold), "Rogan-Gladen")
+        np.testing.assert_allclose([r.estimate, r.lower, r.upper], [e.point, e.low, e.high], rtol=0, atol=1e-9)
