@@ -238,6 +238,10 @@ from .judges.pairs import (
     JudgePairs as JudgePairs,
     judge_pairs as judge_pairs,
 )
+from .system_score.corrected_score import (
+    CorrectedScore as CorrectedScore,
+    corrected_score as corrected_score,
+)
 from .ceiling.iaa import (
     simulate_annotators as simulate_annotators,
     iaa_experiment1 as iaa_experiment1,
@@ -378,6 +382,8 @@ __all__ = [
     'alt_test',
     'JudgeBoard',
     'compare_judges',
+    'CorrectedScore',
+    'corrected_score',
     'GoldCertificate',
     'certify_with_gold',
     'gold_learning_curve',
