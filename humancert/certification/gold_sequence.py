@@ -309,3 +309,11 @@ def plan_more(self:GoldSequence, reps:int=200, # simulated continuations
     t = np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf) - len(self.x)   # as stopping_times, with the design's bets
     q = np.quantile(t, [0.5, 0.9], method="higher")           # an order statistic: inf when too few continuations certify
     return {"median": float(q[0]), "p90": float(q[1]), "certified share": float(np.isfinite(t).mean()), "seed": seed}
+
+# %% ../../nbs/certification/26_gold_sequence.ipynb #7e1c0a01
+@patch
+def upper_limit(self:GoldSequence) -> float|None:
+    "Upper confidence sequence for the mean of D after the last update (plain design): the lower one of -D, valid at 1 - delta over all looks; None for a design."
+    if not self.history: raise ValueError("no gold labels yet: call update(gold) with a first batch.")
+    if self.design is not None: return None
+    return -_lower_sequence(-self.x, -self.hi, -self.lo, self.delta, self.pool, self.cap)

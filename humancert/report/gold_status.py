@@ -15,18 +15,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..certification.gold_sequence import GoldSequence, _lower_sequence
+from ..certification.gold_sequence import GoldSequence
 from ..certification.active_gold import informative_design
 
 # %% ../../nbs/report/92_gold_status.ipynb #3e3412b6
-def _upper_limit(seq):
-    "Upper confidence sequence for the mean of D after the last look (the lower one of -D), plain design only; None for a design."
-    if seq.design is not None: return None
-    return -_lower_sequence(-seq.x, -seq.hi, -seq.lo, seq.delta, seq.pool, seq.cap)
-
 def _known_text(seq):
     "What the gold labels so far show about the mean of D: the estimate and the limits valid over all looks."
-    c, up = seq.certificate, _upper_limit(seq)
+    c, up = seq.certificate, seq.upper_limit()
     text = (f"After {c.n_gold} gold items the mean of D is {c.estimate:+.3f}; at {1 - c.delta:.0%}, valid over all looks, it is at least "
             f"{c.lower:+.4f}" + ("." if up is None else f" and at most {up:+.4f} (each limit on its own)."))
     if up is not None and up <= c.tau:
