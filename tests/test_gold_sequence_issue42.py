@@ -105,3 +105,22 @@ def test_gold_status_early_in_a_run_says_what_is_known(tweeteval_files, capsys, 
     assert upper > 0 and "ruled out" not in out                           # a lead of the size the run later shows is not excluded
     rows.iloc[:1500].to_csv(tmp_path / "gold.csv")
     assert "Certified: stop labelling" in status(tmp_path, capsys)
+
+
+def test_an_active_batch_gives_the_same_certificate_in_any_order():
+    # the i.i.d. active design: the draws (and their gold labels) passed in another order give the same bets (the old code bet
+    # in a fixed permutation of the order given)
+    from humancert.certification.active_gold import active_design, next_gold_items
+    ann, model, gold = toy_panel(300, 3, 3, 0.6, 0.75, 3)
+    des = active_design(ann, model)
+    reps = []
+    for flip in (False, True):
+        seq = GoldSequence(ann, model, design=des)
+        for s in (1, 2):
+            draws = next_gold_items(ann, model, 60, seed=s)
+            new = draws["item"][~draws["item"].isin(ann.items[seq.labelled])]   # an item drawn again keeps its earlier label
+            g = gold.loc[pd.unique(new)]
+            if flip: draws, g = draws.iloc[::-1], g.iloc[::-1]
+            c = seq.update(g, draws=draws)
+        reps.append((seq.x.tolist(), repr(c)))
+    assert reps[0] == reps[1]
