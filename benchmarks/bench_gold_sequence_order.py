@@ -4,7 +4,7 @@ A pool of 600 items (3 classes, 3 annotators right with probability 0.6, the mod
 to the pool's own mean of D (the boundary of H0), gold drawn uniformly without replacement in batches of 50, each batch
 passed sorted by D (descending or ascending: the worst orders a user could pass), a user who stops at the first certificate
 (`stopping_times` on the terms in the order the bets see them). 4,000 studies per row: SE of a rate near 0.05 is 0.0034.
-* now: the order `GoldSequence._batch_order` gives (each item's random key from the seed), for seeds 0-12;
+* now: the order `GoldSequence._batch_order` gives (the items' random keys, drawn afresh for each batch from the seed's stream), for seeds 0-12;
 * before issue 42: a permutation of the order given from `default_rng(seed)`, as `update` drew it (one permutation per batch);
 * reference: the order drawn (what the proof assumes).
 """
@@ -30,10 +30,10 @@ def rate(d, orders):
 
 def studies(d, how, seed, rng, ann, model):
     "R orders of the pool: batches of B drawn uniformly, each passed sorted by D, then put in the order the bets see it."
-    seq = GoldSequence(ann, model, seed=seed)
     out = np.empty((R, len(d)), dtype=int)
     for r in range(R):
         o, parts = rng.permutation(len(d)), []
+        seq = GoldSequence(ann, model, seed=seed)                             # one sequence per study: its keys' stream from the seed
         perm = np.random.default_rng(seed)                                    # the old update's stream, one per sequence
         for a in range(0, len(d), B):
             p = o[a:a + B]

@@ -153,7 +153,8 @@ def test_update_keeps_an_ordered_designs_order():
     ann, model, gold = toy_panel(200, 3, 3, 0.6, 0.75, 2)
     des = informative_design(ann, model, seed=5)
     seq = GoldSequence(ann, model, design=des)
-    nxt = des.items[des.order[:30]]
-    seq.update(gold.loc[nxt[::-1]])                                          # the batch passed in reverse; shuffle=True (default)
+    draws = des.next_items(30)
+    nxt = pd.Index(draws["item"])
+    seq.update(gold.loc[nxt[::-1]], draws=draws.iloc[::-1])                  # the batch passed in reverse; shuffle=True (default)
     codes = pd.Index(ann.classes).get_indexer(gold.loc[nxt])
     np.testing.assert_array_equal(seq.x, des.d[des.order[:30], codes] - des.proxy[des.order[:30]])

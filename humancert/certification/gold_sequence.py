@@ -169,7 +169,7 @@ class GoldSequence:
         self.delta, self.tau, self.cap, self.seed = _check_sequence_args(ann, confidence, tau, replacement, cap, seed, design, model, delta)
         self.confidence = float(np.round(1 - self.delta, 12))
         self.ann, self.model, self.design, self.replacement = ann, hard_predictions(ann, model, "model", outside=True), design, replacement
-        self._keys = None                                     # per item: its random key (drawn on first use, see _batch_order)
+        self._rng, self._canon = np.random.default_rng(self.seed), None   # the stream of the items' keys, one draw per batch (_batch_order)
         self.labelled = np.zeros(ann.n_items, dtype=bool)     # items whose gold label has been given
         self.gold_codes = np.full(ann.n_items, -1)
         self.n_labels = ann.to_counts().to_numpy(dtype=np.float64).sum(1)
@@ -236,12 +236,12 @@ def _certify(self:GoldSequence):
 def _batch_order(self:GoldSequence, where, # per term: its item's position in ann (plain design) or its item id (a design's draws)
                  terms, # the batch's terms
                 ) -> np.ndarray:
-    "The order the bets see a batch in: by each item's random key (one per item, from `seed`), ties (an item drawn twice) by term."
-    if self._keys is None:                                   # keys follow the sorted item ids, not the order of the items in `ann`
-        canon = np.argsort(self.ann.items.astype(str).to_numpy(), kind="stable")
-        self._keys = np.empty(self.ann.n_items); self._keys[canon] = np.random.default_rng(self.seed).random(self.ann.n_items)
+    "The order the bets see a batch in: by the items' random keys (a fresh key per item for each batch, from `seed`), ties (an item drawn twice) by term."
+    if self._canon is None:                                  # keys follow the sorted item ids, not the order of the items in `ann`
+        self._canon = np.argsort(self.ann.items.astype(str).to_numpy(), kind="stable")
+    keys = np.empty(self.ann.n_items); keys[self._canon] = self._rng.random(self.ann.n_items)
     at = np.asarray(where) if self.design is None else self.ann.items.get_indexer(pd.Index(where))
-    return np.lexsort((terms, self._keys[at]))
+    return np.lexsort((terms, keys[at]))
 
 @patch
 def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexed by item id (any number)
