@@ -94,8 +94,11 @@ def test_weighted_order_by_hand():
     ymin, ymax = np.array([0.0, -0.5, -0.5]), np.array([2.0, 0.5, 0.5])
     w = np.array([0.45, 0.25, 0.25])
     assert successive_log_capital([2.0], w, ymin, ymax, 0.5)[0] == 0.0
-    assert np.isfinite(successive_log_capital([2.0, 0.5], w, ymin, ymax, 0.5)).all()
-    assert successive_log_capital([2.0, 0.5], w, ymin, ymax, 0.2)[-1] == np.inf
+    # issue 42: a proof registers at the label that completes it. tau' = 0.5: after (2, 0.5) the last item is >= -0.5, so the
+    # total is >= 2 > 3 * 0.5 (proved at the 2nd label); tau' = 0.7: 2 < 2.1, not proved; tau' = 0.2: 2 - 1 > 0.6 at the 1st
+    assert successive_log_capital([2.0, 0.5], w, ymin, ymax, 0.5).tolist() == [0.0, np.inf]
+    assert np.isfinite(successive_log_capital([2.0, 0.5], w, ymin, ymax, 0.7)).all()
+    assert successive_log_capital([2.0, 0.5], w, ymin, ymax, 0.2).tolist() == [np.inf, np.inf]
 
 
 @pytest.mark.parametrize("control,sampling", [(True, "active"), (False, "active"), (True, "uniform"), (False, "uniform")])

@@ -221,7 +221,7 @@ def test_one_item_interval_refused_for_pairs():
         cohen_kappa_mean(Annotations.from_wide([[1, 2, 1], [3, None, None]]), ci_method="bootstrap")
 
 
-# --- issue 36 item 2: an interval that holds its level at 30 items ---------------------------------------------------------
+# --- issue 36 item 2: an interval closer to its level at 30 items (measured on notebook 07's model, not an exact interval) ---------
 def test_bootstrap_t_coverage_small_n():
     """The studentized bootstrap through the public function at 30 items (4 raters, 5-point scale, complete), quadratic Fleiss
     kappa, 200 data sets of the latent-class model of notebook 07 (population value 0.2842, exact from the model). Coverage

@@ -34,8 +34,18 @@ def humancert(*args, cwd=None, env=None):
     return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
+def installed_command():
+    "The installed `humancert` script beside the interpreter running the tests (venv/bin, or Scripts on Windows), not the first on PATH."
+    import os, shutil, sysconfig
+    for folder in (sysconfig.get_path("scripts"), os.path.dirname(sys.executable)):
+        found = shutil.which("humancert", path=folder)
+        if found: return found
+    pytest.fail(f"no `humancert` script beside {sys.executable}: install the package in this environment (pip install -e .)")
+
+
 def test_console_script_is_installed():
-    res = subprocess.run(["humancert", "--version"], capture_output=True, text=True)
+    # issue 42: with pytest started as venv/bin/python -m pytest and the venv's bin not on PATH, "humancert" was not found
+    res = subprocess.run([installed_command(), "--version"], capture_output=True, text=True)
     assert res.returncode == 0 and res.stdout.startswith("humancert "), res.stderr
     from importlib.metadata import entry_points
     (script,) = entry_points(group="console_scripts", name="humancert")

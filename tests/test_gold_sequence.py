@@ -22,9 +22,14 @@ def toy(n=400, C=3, K=3, acc=0.6, model_acc=0.75, seed=0):
 
 
 def test_capital_by_hand():
-    # by hand: pool N = 3, tau = 0, values 1, 1, 1 -> bets 0 then 1 (cap 0.5 / (m_2 + 1) with m_2 = -1/2), K_2 = 2.5, then m_3 = -2 < -1
-    lk = log_capital([1.0, 1.0, 1.0], 0.0, -1, 1, pool=3)
-    assert lk[0] == 0 and abs(lk[1] - np.log(2.5)) < 1e-12 and lk[2] == np.inf
+    # by hand: pool N = 4, tau = 0, values 1, 1 -> bets 0 then 0.75 (cap 0.5 / (m_2 + 1) with m_2 = -1/3), K_2 = 1 + 0.75 * 4/3 = 2;
+    # pool N = 3: after 1, 1 the last item is >= -1, so the mean is >= 1/3 > 0: proved at the 2nd value (issue 42: it
+    # registered one value late, at the 3rd), and 4 of 6 values at 1 prove it at the 4th (mean >= 1/3), not the 5th
+    lk = log_capital([1.0, 1.0], 0.0, -1, 1, pool=4)
+    assert lk[0] == 0 and abs(lk[1] - np.log(2)) < 1e-12
+    assert log_capital([1.0, 1.0, 1.0], 0.0, -1, 1, pool=3).tolist() == [0.0, np.inf, np.inf]
+    assert np.isinf(log_capital(np.ones(4), 0.0, -1, 1, pool=6)).tolist() == [False, False, False, True]
+    assert log_capital([0.5, 0.3], 0.4, -1, 1, pool=2)[-1] < np.inf          # the whole pool seen, mean exactly tau: no proof
     np.testing.assert_allclose(null_means([0.5, 0.5, -1], 0.1, pool=10), [0.1, (1 - 0.5) / 9, (1 - 1) / 8], atol=1e-15)
 
 

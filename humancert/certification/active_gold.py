@@ -19,7 +19,7 @@ import pandas as pd
 from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel
 from .finite import check_delta
 from .gold_certificate import _check_gold, _level, mean_pvalue, mean_lower_limit
-from .gold_sequence import log_capital, null_means, agrapa_bets, _EPS
+from .gold_sequence import log_capital, null_means, agrapa_bets, _proved_after
 
 # %% ../../nbs/certification/27_active_gold.ipynb #2d495bc9
 def differences_by_class(ann:Annotations, # the human labels
@@ -364,7 +364,7 @@ def successive_log_capital(y, # the terms Y in the order drawn (1-d, or one row 
                            cap:float=0.5, # largest share of the capital a bet risks
                           ) -> np.ndarray:
     "log K_t for an order drawn without replacement with probabilities w_i / (weight left): bets on Z_t = Y_t W_t / (R_t w_t) against the null means of Y."
-    y, w = np.asarray(y, dtype=np.float64), np.asarray(w, dtype=np.float64)
+    y, w, ymin = np.asarray(y, dtype=np.float64), np.asarray(w, dtype=np.float64), np.asarray(ymin, dtype=np.float64)
     n, t = w.shape[-1], y.shape[-1]
     per = np.flip(np.cumsum(np.flip(w, -1), -1), -1) / (n - np.arange(n))     # W_t / R_t
     lo = (_suffix_extreme(np.asarray(ymin) / w, np.minimum) * per)[..., :t]
@@ -374,7 +374,9 @@ def successive_log_capital(y, # the terms Y in the order drawn (1-d, or one row 
     lam = agrapa_bets(z, m, lo, hi, cap)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         step = np.log1p(lam * (z - m))
-    step = np.where(m < lo - _EPS * (hi - lo), np.inf, step)                 # the items left cannot bring the mean down to tau
+    least = np.flip(np.cumsum(np.flip(np.broadcast_to(ymin, w.shape), -1), -1), -1)   # per rank: the smallest total of it and the ranks after
+    left = np.concatenate([least[..., 1:], np.zeros(least.shape[:-1] + (1,))], -1)[..., :t]   # after each term: the items left's
+    step = np.where(_proved_after(y, tau, n, 0.0, float(np.max(ymax) - np.min(ymin)), left), np.inf, step)   # proved when it happens
     return np.cumsum(step, axis=-1)
 
 # %% ../../nbs/certification/27_active_gold.ipynb #65105178

@@ -59,13 +59,28 @@ def log_capital(x, # the observed values in order (1-d or one row per sequence)
                 pool:int|None=None, # N without replacement, None with replacement (i.i.d.)
                 cap:float=0.5, # largest fraction of the capital at risk
                ) -> np.ndarray:
-    "log K_t after each value: K_t = prod (1 + lambda_s (X_s - m_s)); +inf once the values seen already prove the pool mean > tau."
+    "log K_t after each value: K_t = prod (1 + lambda_s (X_s - m_s)); +inf from the value after which those seen prove the pool mean > tau."
     x = np.asarray(x, dtype=np.float64)
     m = null_means(x, tau, pool)
     lam = agrapa_bets(x, m, lo, hi, cap)
-    step = np.log1p(lam * (x - m))
-    step = np.where(m < lo - _EPS * (hi - lo), np.inf, step)   # the rest of the pool cannot bring the mean down to tau (beyond rounding)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = np.log1p(lam * (x - m))
+    step = np.where(_proved_after(x, tau, pool, lo, hi - lo), np.inf, step)
     return np.cumsum(step, axis=-1)
+
+def _proved_after(x, # the observed values in order (1-d or one row per sequence)
+                  tau:float, # the claim is: mean > tau
+                  pool:int|None, # N without replacement; None (i.i.d.): nothing is ever proved
+                  lo:float, # every value is >= lo
+                  span:float, # hi - lo, the scale of the rounding allowance
+                  left=None, # the smallest total the items left after each value can have; None: (N - t) lo
+                 ) -> np.ndarray:
+    "True after value t once S_t + (the least the N - t items left can add) > N tau, beyond rounding: the pool mean exceeds tau."
+    x = np.asarray(x, dtype=np.float64)
+    if pool is None: return np.zeros(x.shape, dtype=bool)
+    rest = pool - np.arange(1, x.shape[-1] + 1)              # items left after each value
+    left = rest * lo if left is None else left
+    return pool * tau - np.cumsum(x, axis=-1) < left - _EPS * span * np.maximum(rest, 1)
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #6bb507bf
 def _lower_sequence(x, lo, hi, delta, pool, cap, grid=401, capital=None):
@@ -148,13 +163,13 @@ class GoldSequence:
                  design=None, # `active_design` (i.i.d. draws, weighted terms) or `informative_design` (without replacement, terms D - f)
                  replacement:bool=False, # plain design: True if gold items are drawn i.i.d. (claim about their distribution)
                  cap:float=0.5, # largest share of the capital a bet risks
-                 seed:int|None=0, # seed of the random order within each batch; None: a fresh one (recorded in `seed` and the certificates)
+                 seed:int|None=0, # seed of the random key per item that orders the bets within a batch; None: a fresh one (recorded)
                  delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                 ):
         self.delta, self.tau, self.cap, self.seed = _check_sequence_args(ann, confidence, tau, replacement, cap, seed, design, model, delta)
         self.confidence = float(np.round(1 - self.delta, 12))
         self.ann, self.model, self.design, self.replacement = ann, hard_predictions(ann, model, "model", outside=True), design, replacement
-        self._rng = np.random.default_rng(self.seed)
+        self._rng, self._canon = np.random.default_rng(self.seed), None   # the stream of the items' keys, one draw per batch (_batch_order)
         self.labelled = np.zeros(ann.n_items, dtype=bool)     # items whose gold label has been given
         self.gold_codes = np.full(ann.n_items, -1)
         self.n_labels = ann.to_counts().to_numpy(dtype=np.float64).sum(1)
@@ -218,11 +233,22 @@ def _certify(self:GoldSequence):
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #8fa7ccbd
 @patch
+def _batch_order(self:GoldSequence, where, # per term: its item's position in ann (plain design) or its item id (a design's draws)
+                 terms, # the batch's terms
+                ) -> np.ndarray:
+    "The order the bets see a batch in: by the items' random keys (a fresh key per item for each batch, from `seed`), ties (an item drawn twice) by term."
+    if self._canon is None:                                  # keys follow the sorted item ids, not the order of the items in `ann`
+        self._canon = np.argsort(self.ann.items.astype(str).to_numpy(), kind="stable")
+    keys = np.empty(self.ann.n_items); keys[self._canon] = self._rng.random(self.ann.n_items)
+    at = np.asarray(where) if self.design is None else self.ann.items.get_indexer(pd.Index(where))
+    return np.lexsort((terms, keys[at]))
+
+@patch
 def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexed by item id (any number)
            draws:pd.DataFrame|None=None, # a design only: the rows of `next_gold_items` these labels answer (needed for i.i.d. active draws)
-           shuffle:bool=True, # bet on the batch in a random order; False: in the order given (a design without replacement keeps its own order)
+           shuffle:bool=True, # bet on the batch in the order of the items' random keys (whatever order it is passed in); False: in the order given
           ) -> SequentialCertificate:
-    "Add a batch of gold labels (bets in a random order within the batch) and return the certificate valid over all looks."
+    "Add a batch of gold labels (bets ordered by the items' seeded random keys, not by the order given) and return the certificate valid over all looks."
     if not isinstance(shuffle, bool): raise TypeError(f"`shuffle` must be True or False, got {shuffle!r}.")
     if self.design is None:
         if draws is not None: raise ValueError("`draws` is for an active design (GoldSequence(..., design=active_design(...))); drop it.")
@@ -233,7 +259,7 @@ def update(self:GoldSequence, gold:pd.Series, # gold labels of new items, indexe
         raise ValueError(f"`gold`: {len(self.x) + len(terms)} gold items in all, more than the {self.pool} items with human labels.")
     self.labelled[pos], self.gold_codes[pos] = True, codes
     mix = shuffle and not getattr(self.design, "ordered", False)       # an ordered design's terms depend on their rank
-    self.x = np.r_[self.x, terms[self._rng.permutation(len(terms))] if mix else terms]
+    self.x = np.r_[self.x, terms[self._batch_order(pos if self.design is None else draws["item"], terms)] if mix else terms]
     self.history.append(len(self.x))
     self.last = self._certify()
     return self.last
@@ -283,3 +309,11 @@ def plan_more(self:GoldSequence, reps:int=200, # simulated continuations
     t = np.where(hit.any(1), hit.argmax(1) + 1.0, np.inf) - len(self.x)   # as stopping_times, with the design's bets
     q = np.quantile(t, [0.5, 0.9], method="higher")           # an order statistic: inf when too few continuations certify
     return {"median": float(q[0]), "p90": float(q[1]), "certified share": float(np.isfinite(t).mean()), "seed": seed}
+
+# %% ../../nbs/certification/26_gold_sequence.ipynb #7e1c0a01
+@patch
+def upper_limit(self:GoldSequence) -> float|None:
+    "Upper confidence sequence for the mean of D after the last update (plain design): the lower one of -D, valid at 1 - delta over all looks; None for a design."
+    if not self.history: raise ValueError("no gold labels yet: call update(gold) with a first batch.")
+    if self.design is not None: return None
+    return -_lower_sequence(-self.x, -self.hi, -self.lo, self.delta, self.pool, self.cap)

@@ -8,7 +8,9 @@ Docs: https://humancert.github.io/humancert/report/gold_status.html.md"""
 __all__ = ['gold_status', 'gold_status_main']
 
 # %% ../../nbs/report/92_gold_status.ipynb #bc2227f4
+import hashlib
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,6 +19,25 @@ from ..certification.gold_sequence import GoldSequence
 from ..certification.active_gold import informative_design
 
 # %% ../../nbs/report/92_gold_status.ipynb #3e3412b6
+def _known_text(seq):
+    "What the gold labels so far show about the mean of D: the estimate and the limits valid over all looks."
+    c, up = seq.certificate, seq.upper_limit()
+    text = (f"After {c.n_gold} gold items the mean of D is {c.estimate:+.3f}; at {1 - c.delta:.0%}, valid over all looks, it is at least "
+            f"{c.lower:+.4f}" + ("." if up is None else f" and at most {up:+.4f} (each limit on its own)."))
+    if up is not None and up <= c.tau:
+        text += f" The upper limit is at most tau = {c.tau:g}: the claim mean D > {c.tau:g} is ruled out at {1 - c.delta:.0%}."
+    return text
+
+def _plan_text(seq, reps, seed):
+    "The planner's expectation, or, when too few continuations certify, what that does and does not show."
+    more, n = seq.plan_more(reps=reps, seed=seed), seq.certificate.n_gold
+    if np.isfinite(more["median"]):
+        return (f"The planner expects about {more['median']:,.0f} more gold items (90th percentile {more['p90']:,.0f}), "
+                "continuing with items like those labelled so far.")
+    return (f"Continuations that resample these {n} items certify in {more['certified share']:.0%} of {reps} simulations: they repeat "
+            f"what {n} items show, so this says the items so far show no lead that would certify, not that the lead is absent "
+            "(the limits above say how large it may be).")
+
 def _status_text(seq, model, reps, seed, next_items=10):
     "The printed status: the certificate, then the stop rule's verdict or the planner's expectation."
     c = seq.certificate
@@ -24,18 +45,44 @@ def _status_text(seq, model, reps, seed, next_items=10):
     head = (f"Gold status of model {model!r} against the average annotator: {c.n_gold} gold items ({where}), "
             f"level {1 - c.delta:.0%} valid over all looks, claim mean D > {c.tau:g}.")
     if c.certified: verdict = "Certified: stop labelling (the certificate stays valid whenever you looked)."
-    else:
-        more = seq.plan_more(reps=reps, seed=seed)
-        verdict = ("Not certified yet. " + (f"The planner expects about {more['median']:,.0f} more gold items "
-                   f"(90th percentile {more['p90']:,.0f}), continuing with items like those labelled so far."
-                   if np.isfinite(more["median"]) else
-                   f"Continuing with items like those labelled so far, only {more['certified share']:.0%} of simulated continuations certify: "
-                   "the lead may be too small (or absent)."))
+    else: verdict = "Not certified yet. " + _known_text(seq) + " " + _plan_text(seq, reps, seed)
     lines = [head, repr(c), verdict]
     if seq.design is not None and not c.certified and len(seq.x) < seq.pool:
         nxt = seq.design.items[seq.design.order[len(seq.x):len(seq.x) + next_items]].tolist()
         lines.append(f"Next to label (the design's order): {', '.join(map(str, nxt))}{' ...' if len(seq.x) + next_items < seq.pool else ''}")
     return "\n".join(lines)
+
+# %% ../../nbs/report/92_gold_status.ipynb #5a0c1e01
+def _digest(gold, n):
+    "A short fingerprint of the first n gold rows (item ids and labels, in order)."
+    rows = "\n".join(f"{i}\t{v}" for i, v in zip(gold.index[:n], gold.iloc[:n]))
+    return hashlib.sha256(rows.encode()).hexdigest()[:16]
+
+def _read_looks(path, gold):
+    "The look ends (gold rows seen) earlier runs recorded in `path` that still match the gold rows, and a warning if some do not."
+    try: recorded = [(int(k), d) for k, d in (line.split(",") for line in path.read_text().split())] if path.is_file() else []
+    except (OSError, ValueError): return [], f"\n{path} is not a record of looks (n,fingerprint per line): looks counted from this run."
+    ends = []
+    for k, d in recorded:
+        if k > len(gold) or k <= (ends[-1] if ends else 0) or _digest(gold, k) != d:
+            return ends, (f"\nWarning: the first {k} gold rows are not those an earlier run saw (rows edited, removed or reordered), so "
+                          "the capital path is not the one reported then; the certificate is valid only for rows appended in the order "
+                          f"labelled. Looks counted up to the change ({len(ends)}).")
+        ends.append(k)
+    return ends, ""
+
+def _replay_looks(seq, gold, where):
+    "Feed the gold rows to `seq` one look at a time (earlier runs' looks, then this run's if it has new rows) and record the looks beside `where`."
+    if seq.design is not None:                                       # the design's order, whatever the file's
+        rank = np.full(seq.design.n_items + 1, seq.design.pool); rank[seq.design.order] = np.arange(seq.design.pool)
+        gold = gold.iloc[np.argsort(rank[seq.design.items.get_indexer(gold.index)], kind="stable")]
+    path = where.with_name(where.name + ".looks")
+    ends, note = _read_looks(path, gold)
+    if not ends or ends[-1] < len(gold): ends.append(len(gold))
+    for a, b in zip([0, *ends[:-1]], ends): seq.update(gold.iloc[a:b], shuffle=False)
+    try: path.write_text("".join(f"{k},{_digest(gold, k)}\n" for k in ends))
+    except OSError as e: return note + f"\nThis look is not recorded: cannot write {path} ({e.strerror}); the next run counts looks without it."
+    return note + f"\nLook {len(ends)} of this gold file (looks at {', '.join(map(str, ends))} gold items; recorded beside the gold labels in {path.name})."
 
 # %% ../../nbs/report/92_gold_status.ipynb #e0c4c22d
 def _check_status_args(model, gold, reps, order=None, replacement=False, next_items=10, lead=None):
@@ -78,7 +125,7 @@ def _start_text(design, model, next_items, lead, confidence, tau, reps, seed):
 # %% ../../nbs/report/92_gold_status.ipynb #a339be67
 def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `humancert report`)
                 model:str=None, # the model's labels: a column of INPUT or a file (item id, label)
-                gold:str=None, # gold labels: a file (item id, gold label; rows in the order labelled) or a column of INPUT
+                gold:str=None, # gold labels: a file (item id, gold label; rows in the order labelled) or a column of INPUT; each run's look is recorded beside it (FILE.looks)
                 format:str="wide", # layout of INPUT: wide, long or counts
                 item:str=None, # column of item ids (default as for `humancert report`)
                 annotator:str="annotator", # long format: column of annotator ids
@@ -106,8 +153,8 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
     ann, g = _gold_labels(gold, None, input, format, item, lf.annotations, lf.model, False)
     design = None if order is None else informative_design(ann, lf.model, seed=order)
     seq = GoldSequence(ann, lf.model, 0.95 if confidence is None else confidence, tau, design, replacement=replacement, delta=delta)
-    seq.update(g, shuffle=False)
-    return _status_text(seq, model, reps, seed, next_items)
+    note = _replay_looks(seq, g, Path(gold) if Path(gold).is_file() else Path(f"{input}.{gold}"))
+    return _status_text(seq, model, reps, seed, next_items) + note
 
 # %% ../../nbs/report/92_gold_status.ipynb #148ecb58
 def gold_status_main(argv:list|None=None, # arguments after `gold-status`; default sys.argv[2:]
