@@ -50,7 +50,10 @@ def upper_bound_at(ann:Annotations, # the annotations
                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> Bound:
     "Upper bound on the average annotator's oracle accuracy that holds with probability >= confidence (Theorem 5)."
-    confidence, delta = level_and_delta(confidence, delta)
+    return _upper_bound(ann, kind, weights, level_and_delta(confidence, delta)[1])
+
+def _upper_bound(ann, kind, weights, delta):
+    "`upper_bound_at` at failure probability `delta`, any in (0, 1): the level is checked by the public function."
     x = upper_terms(ann, kind)
     w = upper_weights(ann, weights)
     n_eff = 1 / float((w ** 2).sum())                   # Hoeffding for a weighted mean: N -> (sum w)^2 / sum w^2

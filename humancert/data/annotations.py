@@ -822,10 +822,10 @@ def check_confidence(confidence, # the confidence level asked for, e.g. 0.95; No
         if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating))):
             raise TypeError(f"`{name}` must be a number, got {type(v).__name__} {v!r}.")
     if delta is not None:
-        if not 0 < delta <= 0.5:
-            hint = f" {delta!r} looks like a confidence level: pass confidence={delta!r}." if 0.5 < delta < 1 else ""
-            raise ValueError(f"`delta` (the old name for the failure probability 1 - confidence) must lie in (0, 0.5], as the level "
-                             f"lies in [0.5, 1); got {delta!r}.{hint}")
+        if not 0 < delta < 1: raise ValueError(f"`delta` (the failure probability, 1 - confidence) must lie strictly between 0 and 1, got {delta!r}.")
+        if delta > 0.5:
+            raise ValueError(f"`delta` (the failure probability, 1 - confidence) must lie in (0, 0.5], as a level lies in [0.5, 1); got "
+                             f"{delta!r} (the level 1 - delta = {1 - delta:.12g}), which looks like a confidence level: pass confidence={delta!r}.")
         if confidence is not None and not isinstance(confidence, _DefaultLevel) and not np.isclose(confidence, 1 - delta, rtol=0, atol=1e-12):
             raise ValueError(f"`confidence`={confidence!r} and `delta`={delta!r} disagree (`delta` is the old name for 1 - confidence): "
                              f"give one of them, e.g. confidence={1 - delta:g} alone.")
