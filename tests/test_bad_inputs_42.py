@@ -62,6 +62,19 @@ def test_1_alt_test_truth_is_passed_and_float_the_winning_rate():
     assert not any(two) and len(two) == 2
 
 
+def test_1_every_result_with_a_verdict_answers_bool_and_float():
+    "The sequential and active certificates too: truth is `certified`, float is S (built by hand, field by field)."
+    import dataclasses
+    from humancert.certification.gold_sequence import SequentialCertificate
+    from humancert.certification.active_gold import ActiveCertificate
+    for cls in (SequentialCertificate, ActiveCertificate):
+        names = [f.name for f in dataclasses.fields(cls)]
+        vals = {n: 0.0 for n in names} | {"certified": False, "score": 0.42, "population": "items", "seed": None}
+        r = cls(**{n: vals[n] for n in names})
+        assert not r and float(r) == 0.42
+        assert bool(dataclasses.replace(r, certified=True))
+
+
 # ---------------------------------------------------------------- group 2: "none" printed where nothing is proved
 
 def test_2_certificate_table_prints_none_not_minus_three():
@@ -208,6 +221,6 @@ def test_16_label_studio_twice_names_src_and_plain_ids():
     with pytest.raises(ValueError) as e:
         read_label_studio(tasks)
     msg = str(e.value)
-    assert msg.startswith("`src`: annotator 1 answered task 1 with different labels ('Pos', 'Neg')")
+    assert msg.startswith("`src` has 1 (item, annotator) pair(s) with different labels, e.g. annotator 1 answered task 1 'Pos' and 'Neg'")
     assert "`df`" not in msg and "np.int64" not in msg and "duplicates='first'" in msg
     assert read_label_studio(tasks, duplicates="first").annotations.n_labels.sum() == 3

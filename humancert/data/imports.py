@@ -185,9 +185,9 @@ def _refuse_twice_answered(long):
         t, a = twice["task"].iloc[0], twice["annotator"].iloc[0]
         got = [show_value(v) for v in twice.loc[(twice.task == t) & (twice.annotator == a), "label"]]
         n = len(twice.drop_duplicates(["task", "annotator"]))
-        raise ValueError(f"`src`: annotator {show_value(a)} answered task {show_value(t)} with different labels ({', '.join(got)}); "
-                         f"{n} (task, annotator) pair(s) have such answers. Pass duplicates='first' or 'last' to keep one answer "
-                         "(in export order), or correct the export.")
+        raise ValueError(f"`src` has {n} (item, annotator) pair(s) with different labels, e.g. annotator {show_value(a)} answered task "
+                         f"{show_value(t)} {' and '.join(got)}; pass duplicates='first' or 'last' to keep one answer (in export order), "
+                         "or correct the export.")
 
 # %% ../../nbs/data/04_imports.ipynb #25b03449
 def read_label_studio(src, # a Label Studio JSON export: path, JSON string, or parsed list of tasks
