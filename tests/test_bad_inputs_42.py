@@ -181,6 +181,14 @@ def test_8_two_rater_coefficients_level_below_half_refused():
             fn(wide["h0"], wide["h1"], ci_method="analytic", confidence=0.05)
 
 
+def test_8_judge_board_class_metrics_level_below_half_refused():
+    from humancert.judges.board import compare_judges
+    ann, model, _, _ = _panel(60)
+    board = compare_judges(ann, pd.DataFrame({"m": model}), n_bootstrap=0)
+    with pytest.raises(ValueError, match=r"`confidence` must be a level in \[0.5, 1\).*pass confidence=0.9"):
+        board.class_metrics("m", confidence=0.1)
+
+
 # ---------------------------------------------------------------- group 10: population on every interval path
 
 @pytest.mark.parametrize("ci", ["bootstrap", "bca", "bootstrap_t"])

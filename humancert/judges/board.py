@@ -698,8 +698,8 @@ def class_metrics(self:JudgeBoard, judge, # the judge's name
                   confidence:float=0.95, # coverage of the Wilson intervals
                  ) -> pd.DataFrame:
     "Per class: recall and precision of the judge against the reference, with Wilson intervals; for two classes also TPR and TNR (the second class positive)."
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise ValueError(f"`confidence` must be a number in (0, 1), e.g. 0.95, got {confidence!r}.")
+    if confidence is None: raise TypeError("`confidence` must be a number (the intervals' coverage, e.g. 0.95), got None.")
+    check_confidence(confidence)                         # the package's one check: a level in [0.5, 1)
     t = self.confusion(judge, against)
     classes, M = list(t.index), t.to_numpy()
     hit = np.diag(M[:, :len(classes)])
