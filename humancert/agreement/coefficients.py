@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse, special
 
-from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums, single_blas_thread
+from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums, single_blas_thread, check_confidence
 from .measures import Agreement, UndefinedAgreementError, as_annotations, _chance_corrected, _pair_totals
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #3412a901
@@ -24,13 +24,17 @@ def _check_ci(ci_method, confidence, n_bootstrap, seed, population):
     if not (ci_method is None or isinstance(ci_method, str) and ci_method in CI_METHODS):
         raise ValueError(f"`ci_method` must be None (no interval), 'analytic', 'bootstrap' (percentile), 'bca' (bias-corrected "
                          f"and accelerated bootstrap) or 'bootstrap_t' (studentized bootstrap), got {ci_method!r}.")
-    if isinstance(confidence, bool) or not isinstance(confidence, (float, int)) or not 0 < confidence < 1:
-        raise ValueError(f"`confidence` must be a number strictly between 0 and 1 (e.g. 0.95), got {confidence!r}.")
+    if confidence is None: raise TypeError("`confidence` must be a number (the interval's level, e.g. 0.95), got None.")
+    check_confidence(confidence)                                      # the package's one check: a level in [0.5, 1)
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 2:
         raise ValueError(f"`n_bootstrap` must be an integer >= 2 (resamples of the items), got {n_bootstrap!r}.")
     if population is not None and (isinstance(population, bool) or not isinstance(population, (int, float, np.number))
                                    or np.isnan(population) or population <= 0):
         raise ValueError(f"`population` must be None (an infinite population) or the number of items in the population (> 0), got {population!r}.")
+    if population is not None and np.isfinite(population) and ci_method in ("bootstrap", "bca", "bootstrap_t"):
+        raise ValueError(f"`population`={population!r} sets the finite-population factor of the analytic variance, but ci_method="
+                         f"{ci_method!r} resamples the items as if drawn from an infinite population and cannot use it; pass "
+                         "ci_method='analytic' with `population`, or population=None with a bootstrap interval.")
     return check_seed(seed)                                           # the seed used: a fresh int for None, to record
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #518bbbf5
@@ -539,11 +543,19 @@ def _aligned(a, b):
     return a.loc[common], b.loc[common]
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f19ccccc
+def _refuse_infinite(x, arg):
+    "A ValueError naming `arg` when its labels hold an infinite number: inf is no class, and as a rating it would be the largest one."
+    v = x if x.dtype.kind == "f" else np.array([e for e in x if isinstance(e, (float, np.floating))], float) if x.dtype == object else None
+    if v is not None and np.isinf(v).any():
+        raise ValueError(f"`{arg}` has {int(np.isinf(v).sum())} infinite label(s) ({float(v[np.isinf(v)][0])!r}); a label is a class or "
+                         "a finite number: mark a missing label NaN or None, or drop it.")
+
 def _two_raters(a, b, labels):
     "Codes of the items both raters labelled (missing: NaN/None; two Series paired by item id) and the class list (sorted labels, or `labels`)."
     xa, xb = (np.asarray(x) for x in _aligned(a, b))
     if xa.ndim != 1 or xb.ndim != 1 or len(xa) != len(xb):
         raise ValueError(f"`a` and `b` must label the same items, one label each: got shapes {xa.shape} and {xb.shape}.")
+    _refuse_infinite(xa, "a"); _refuse_infinite(xb, "b")
     if labels is None and xa.dtype.kind in "iuf" and xb.dtype.kind in "iuf":       # numbers: no object arrays, one sort
         both = ~(np.isnan(xa) | np.isnan(xb)) if "f" in (xa.dtype.kind, xb.dtype.kind) else np.ones(len(xa), bool)
         va, vb = xa[both], xb[both]

@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, softmax
-from ..data.annotations import check_seed, level_and_delta
+from ..data.annotations import check_seed, level_and_delta, CONFIDENCE
 
 # %% ../../nbs/ceiling/40_iaa_ceiling.ipynb #ae780e2d
 def _check_gamma(gamma):
@@ -367,7 +367,7 @@ def iaa_certification(n_sims:int=50, # simulations per condition
                       n_annotators:int=2, # annotators K; intercepts spread evenly over [-b2, b2]
                       seed=0, # int seed (recorded in the result's attrs['seed']), None for a fresh one (recorded), or a numpy Generator (nothing recorded)
                       grid:dict|None=None, # as in iaa_experiment2
-                      confidence:float=0.95, # certification level (delta = 1 - confidence)
+                      confidence:float=CONFIDENCE, # certification level (delta = 1 - confidence)
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> pd.DataFrame:
     "Per condition of Experiment 2: true oracle accuracies, the certification statistics and S, and the assumption checks."

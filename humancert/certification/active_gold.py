@@ -16,7 +16,7 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel, Verdict, CONFIDENCE
 from .finite import check_delta
 from .gold_certificate import _check_gold, _level, mean_pvalue, mean_lower_limit
 from .gold_sequence import log_capital, null_means, agrapa_bets, _proved_after
@@ -204,7 +204,7 @@ def estimate(self:ActiveDesign, z, # the weighted terms so far
 
 # %% ../../nbs/certification/27_active_gold.ipynb #e75b5f16
 @dataclass(frozen=True)
-class ActiveCertificate(AtLevel):
+class ActiveCertificate(Verdict, AtLevel):
     "Fixed-size gold certificate from draws of an active design: the weighted terms' betting bound, valid for a size fixed in advance."
     certified: bool     # S >= 1 - delta
     score: float        # S = 1 - p of the betting tail on the weighted terms; -1 when their mean does not exceed tau
@@ -230,7 +230,7 @@ def certify_active(ann:Annotations, # the human labels
                    model, # the model's (judge's) label per item: the same as for the draws
                    gold:pd.Series, # gold labels of the drawn items, indexed by item id (one per item)
                    draws:pd.DataFrame, # the rows of next_gold_items (a size fixed in advance)
-                   confidence:float=0.95, # certified at this level (1 - delta)
+                   confidence:float=CONFIDENCE, # certified at this level (1 - delta)
                    tau:float=0.0, # the claim: mean of D > tau
                    floor:float=0.2, # the design's floor, as for the draws
                    mix:float=0.5, # the design's mix, as for the draws

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed, level_and_delta, AtLevel
+from ..data.annotations import Annotations, hard_predictions, check_annotations, check_seed, level_and_delta, AtLevel, Verdict, CONFIDENCE
 from .upper import KINDS, terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, check_delta, _check_n
@@ -180,7 +180,7 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
 
 # %% ../../nbs/certification/13_confidence.ipynb #d3ef4245
 @dataclass(frozen=True)
-class Certificate(AtLevel):
+class Certificate(Verdict, AtLevel):
     "Whether a model beats the average annotator in oracle accuracy, with every number behind the verdict and what it covers."
     certified: bool            # S(method) >= 1 - delta
     score: float               # S of the chosen method
@@ -260,7 +260,8 @@ def _outside_note(self:Certificate):
 def to_frame(self:Certificate) -> pd.DataFrame:
     "Every number of the certificate, one per row, then what it covers."
     rows = {"certified": self.certified, f"S ({self.method})": self.score,
-            "proved confidence" + ("" if self.method == "balanced" else " (2S - 1: split chosen from the data)"): self.proved,
+            "proved confidence" + ("" if self.method == "balanced" else " (2S - 1: split chosen from the data)"):
+                self.proved if self.proved > 0 else "none (S <= 0)" if self.method == "balanced" else "none (2S - 1 <= 0)",
             "tails (lower, upper)": f"{self.tails[0]}, {self.tails[1]}",
             "delta": self.delta, "tau": self.tau,
             "L_N": self.lower, "U_N^(t)": self.upper_theoretical, "U_N^(e)": self.upper_empirical,
@@ -440,7 +441,7 @@ def _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, 
 def certify(ann:Annotations|Profiles, # the human labels, or their profiles with the model (`profiles(ann, model)`)
             model=None, # the model's label per item (list, array, or Series indexed by item); None with profiles
             reference="majority", # 'majority', 'plurality', 'weighted', or a label per item; profiles: 'majority'
-            confidence:float=0.95, # certify at this level: S >= confidence (delta = 1 - confidence)
+            confidence:float=CONFIDENCE, # certify at this level: S >= confidence (delta = 1 - confidence)
             method:str="optimal", # how to split the margin: 'hms', 'oms', 'optimal' or 'balanced' (proved at delta for any data)
             tau:float=0.0, # margin to certify
             upper:str="theoretical", # U_N form: 'theoretical' (proved) or 'empirical' (the paper's tables)

@@ -10,7 +10,7 @@ __all__ = ['check_delta', 'hoeffding_slack', 'hoeffding_delta', 'upper_bound_at'
 # %% ../../nbs/certification/12_finite_sample.ipynb #db88bc1f
 import numpy as np
 
-from ..data.annotations import Annotations, level_and_delta
+from ..data.annotations import Annotations, level_and_delta, CONFIDENCE
 from .upper import Bound, upper_terms, upper_weights, EMPIRICAL_NOTE
 from .lower import _check_labels_pair
 
@@ -44,13 +44,16 @@ def hoeffding_delta(n:int, # number of items N
 
 # %% ../../nbs/certification/12_finite_sample.ipynb #56d57f9a
 def upper_bound_at(ann:Annotations, # the annotations
-                   confidence:float=0.95, # the level the bound holds at (delta = 1 - confidence)
+                   confidence:float=CONFIDENCE, # the level the bound holds at (delta = 1 - confidence)
                    kind:str="theoretical", # 'theoretical' (Theorem 5 as proved) or 'empirical'
                    weights="flat", # item weighting of U_N^2 (an SPA weighting or one weight per item)
                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> Bound:
     "Upper bound on the average annotator's oracle accuracy that holds with probability >= confidence (Theorem 5)."
-    confidence, delta = level_and_delta(confidence, delta)
+    return _upper_bound(ann, kind, weights, level_and_delta(confidence, delta)[1])
+
+def _upper_bound(ann, kind, weights, delta):
+    "`upper_bound_at` at failure probability `delta`, any in (0, 1): the level is checked by the public function."
     x = upper_terms(ann, kind)
     w = upper_weights(ann, weights)
     n_eff = 1 / float((w ** 2).sum())                   # Hoeffding for a weighted mean: N -> (sum w)^2 / sum w^2
@@ -62,7 +65,7 @@ def upper_bound_at(ann:Annotations, # the annotations
 # %% ../../nbs/certification/12_finite_sample.ipynb #63bd1525
 def lower_bound_at(model, # the model's label per item
                    reference, # the reference label per item, usually aggregate(ann)
-                   confidence:float=0.95, # the level the bound holds at (delta = 1 - confidence)
+                   confidence:float=CONFIDENCE, # the level the bound holds at (delta = 1 - confidence)
                    labels=None, # every class either may use; default: the model may only use labels the reference uses
                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> Bound:

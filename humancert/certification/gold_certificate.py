@@ -16,7 +16,7 @@ import pandas as pd
 from scipy import special
 from fastcore.basics import patch
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, level_and_delta, bools_and_numbers, AtLevel
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, level_and_delta, bools_and_numbers, AtLevel, Verdict, CONFIDENCE
 from .finite import check_delta
 from .tails import UPPER_TAILS, upper_limit, upper_tail_delta
 from .certify import _html_table
@@ -255,7 +255,7 @@ def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed
 def _fmt(x): return "withheld" if x is None else f"{x:.4f}"
 
 @dataclass(frozen=True)
-class GoldCertificate(AtLevel):
+class GoldCertificate(Verdict, AtLevel):
     "Whether a model beats the average annotator in oracle accuracy, from gold labels on a random subset of the items (the chosen test; plain and prediction-powered beside it)."
     certified: bool            # the chosen test (`test`): S >= 1 - delta
     score: float               # S of the chosen test, from the gold items alone (finite-sample); -1 when its estimate does not exceed tau
@@ -351,7 +351,7 @@ def _chosen_test(ann, model, gold, d, test, seed, tau, s_plain):
 def certify_with_gold(ann:Annotations, # the human labels (any design)
                       model, # the model's label per item (Series indexed by item, or in item order)
                       gold:pd.Series, # oracle labels of a uniformly random subset of the items, indexed by item id
-                      confidence:float=0.95, # certified at this level (1 - delta)
+                      confidence:float=CONFIDENCE, # certified at this level (1 - delta)
                       tau:float=0.0, # margin claimed: model's accuracy - average annotator's > tau (0 for test 'sign')
                       tail:str="betting", # 'hoeffding', 'bernstein' or 'betting'
                       lam:float=0.5, # the proxy's weight in the finite-sample prediction-powered bound (fixed in advance)
@@ -410,7 +410,7 @@ def gold_learning_curve(ann:Annotations, # the human labels
                         gold:pd.Series, # oracle labels, indexed by item id
                         sizes, # numbers of gold items to try
                         n_subsets:int=20, # random subsets per size
-                        confidence:float=0.95, # level of the power column
+                        confidence:float=CONFIDENCE, # level of the power column
                         tail:str="betting", # tail bound of the finite-sample limits
                         seed:int|None=0, # seed of the subsets; None: a fresh one (recorded in the result's attrs["seed"])
                         progress:bool=False, # tqdm progress bar (stderr) over the sizes

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel, Verdict, CONFIDENCE
 from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms
 from .gold_sequence import log_capital
 
@@ -65,7 +65,7 @@ def sign_test_pvalue(wins:int, # discordant gold items where the model is right 
 GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain")
 
 @dataclass(frozen=True)
-class GoldTest(AtLevel):
+class GoldTest(Verdict, AtLevel):
     "A fixed-size test that the model beats the average annotator, from gold labels: its verdict, S and the counts behind it."
     test: str            # one of GOLD_TESTS
     certified: bool      # S >= 1 - delta
@@ -124,7 +124,7 @@ def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
               gold:pd.Series, # oracle labels of a uniformly random subset of the items (size fixed in advance), indexed by item id
               test:str="sign", # 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting on D)
-              confidence:float=0.95, # certified at this level (1 - delta)
+              confidence:float=CONFIDENCE, # certified at this level (1 - delta)
               tau:float=0.0, # margin claimed (0 for 'sign')
               seed:int|None=0, # seed of the drawn labels, fixed in advance; None: a fresh one (recorded)
               delta:float|None=None, # old name: failure probability 1 - confidence; kept working

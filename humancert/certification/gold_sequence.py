@@ -15,7 +15,7 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel
+from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel, Verdict, CONFIDENCE
 from .finite import check_delta
 from .gold_certificate import _check_gold, _level
 
@@ -108,7 +108,7 @@ def stopping_times(x, # values in order, one row per simulated sequence (2-d)
 
 # %% ../../nbs/certification/26_gold_sequence.ipynb #eb71e751
 @dataclass(frozen=True)
-class SequentialCertificate(AtLevel):
+class SequentialCertificate(Verdict, AtLevel):
     "The gold certificate after some looks, valid at delta simultaneously over all looks (a betting e-process and Ville's inequality)."
     certified: bool         # the capital has reached 1 / delta at some look: S >= 1 - delta
     score: float            # S = 1 - 1 / (largest capital so far), at least 0: an anytime-valid confidence
@@ -158,7 +158,7 @@ class GoldSequence:
     "Label gold items in batches until certified: after each `update`, a certificate valid at delta over all looks."
     def __init__(self, ann:Annotations, # the human labels (any design)
                  model, # the model's label per item (Series indexed by item, or in item order)
-                 confidence:float=0.95, # certified at this level (1 - delta), simultaneously over all looks
+                 confidence:float=CONFIDENCE, # certified at this level (1 - delta), simultaneously over all looks
                  tau:float=0.0, # the claim: model's oracle accuracy - average annotator's > tau
                  design=None, # `active_design` (i.i.d. draws, weighted terms) or `informative_design` (without replacement, terms D - f)
                  replacement:bool=False, # plain design: True if gold items are drawn i.i.d. (claim about their distribution)

@@ -19,7 +19,7 @@ from scipy import optimize, stats
 
 from .tails import LOWER_TAILS, _bernstein_delta, _check_tail
 from .certify import _split
-from ..data.annotations import seed_used, check_confidence, level_and_delta, check_annotations, hard_predictions, AtLevel
+from ..data.annotations import seed_used, check_confidence, level_and_delta, check_annotations, hard_predictions, AtLevel, CONFIDENCE
 
 # %% ../../nbs/certification/17_study_planner.ipynb #99c7d8d5
 def _smallest_n(prob, # n -> probability of certifying with n items, non-decreasing in n
@@ -306,7 +306,7 @@ def _check_sign_power(n, lead, discordance, test):
 def sign_test_power(n:int, # gold items, a number fixed in advance
                     lead:float, # E[D]: the model's oracle accuracy minus the average annotator's
                     discordance:float, # pi_d = P(D' != 0): the share of gold items where exactly one of the model and the drawn label is right
-                    confidence:float=0.95, # certified at this level
+                    confidence:float=CONFIDENCE, # certified at this level
                     test:str="randomised sign", # 'randomised sign' (today's default for tau = 0) or 'sign' (exact, not randomised)
                     delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                    ) -> float:
@@ -359,7 +359,7 @@ def _gold_plan_test(test, # 'auto', 'randomised sign', 'sign' or 'plain'
 # %% ../../nbs/certification/17_study_planner.ipynb #457a9b0c
 def plan_gold_study(lead:float, # expected E[D]: model's oracle accuracy minus the average annotator's
                     sd:float, # standard deviation of D per gold item (from a pilot, or from the accuracies)
-                    confidence:float=0.95, # confidence S to reach
+                    confidence:float=CONFIDENCE, # confidence S to reach
                     power:float=0.8, # probability that the study reaches it
                     tail:str|None=None, # the plain plan's tail: 'hoeffding', 'bernstein' (finite-sample) or 'normal' (asymptotic); None: 'bernstein'. Giving one (or proxy_correlation) makes 'auto' plan the plain certificate
                     tau:float=0.0, # margin to certify
@@ -444,7 +444,7 @@ _FIXED_ROW = {"plain": "fixed-size (Bernstein plan)", "randomised sign": "fixed-
 
 def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy minus the average annotator's
                          sd:float, # sd of D per gold item
-                         confidence:float=0.95, # confidence S to reach
+                         confidence:float=CONFIDENCE, # confidence S to reach
                          power:float=0.8, # probability of reaching it
                          active_sd:float|None=None, # sd of the active design's weighted terms (from a pilot); None: no active row
                          active_lo:float|None=None, # lower end of the active design's terms (ActiveDesign.lo)
@@ -603,7 +603,7 @@ def _check_informative_plan(design, lead, power, tau, mix, reps, orders):
 # %% ../../nbs/certification/17_study_planner.ipynb #dd3ada52
 def plan_informative_design(design, # informative_design(ann, judge, ...): the pool, its known items, sampling and terms
                             lead:float, # the expected mean of D over the design's N items (the judge's lead)
-                            confidence:float=0.95, # certified at this level, over all looks
+                            confidence:float=CONFIDENCE, # certified at this level, over all looks
                             power:float=0.8, # probability of certifying asked for: `for_power` is that quantile of the gold labels needed
                             tau:float=0.0, # the claim: mean of D > tau
                             mix:float=0.5, # weight of the uniform in the assumed gold distribution (active_design's default)

@@ -176,6 +176,19 @@ def _prediction_tables(preds, scores, ids, classes):
     sc = pd.DataFrame({v: pd.Series(d, dtype=float) for v, d in scores.items()}, index=index)
     return pred, sc
 
+# %% ../../nbs/data/04_imports.ipynb #a0a13334
+def _refuse_twice_answered(long):
+    "Refuse a task that one annotator answered with different labels, naming `src`, the task, the annotator and the answers."
+    pairs = long.drop_duplicates()
+    twice = pairs[pairs.duplicated(["task", "annotator"], keep=False)]
+    if len(twice):
+        t, a = twice["task"].iloc[0], twice["annotator"].iloc[0]
+        got = [show_value(v) for v in twice.loc[(twice.task == t) & (twice.annotator == a), "label"]]
+        n = len(twice.drop_duplicates(["task", "annotator"]))
+        raise ValueError(f"`src` has {n} (item, annotator) pair(s) with different labels, e.g. annotator {show_value(a)} answered task "
+                         f"{show_value(t)} {' and '.join(got)}; pass duplicates='first' or 'last' to keep one answer (in export order), "
+                         "or correct the export.")
+
 # %% ../../nbs/data/04_imports.ipynb #25b03449
 def read_label_studio(src, # a Label Studio JSON export: path, JSON string, or parsed list of tasks
                       from_name:str|None=None, # the Choices control to read; default the only one in the export
@@ -202,6 +215,7 @@ def read_label_studio(src, # a Label Studio JSON export: path, JSON string, or p
     if len(set(ids)) != len(ids): raise ValueError("`src`: task ids repeat; export each task once.")
     if not rows: raise ValueError(f"`src`: no submitted answer to {from_name!r} in the export (all cancelled or empty).")
     long = pd.DataFrame(rows, columns=["task", "annotator", "label"])
+    if duplicates == "error": _refuse_twice_answered(long)
     ann = Annotations.from_long(long, item="task", annotator="annotator", label="label", labels=labels, items=ids, duplicates=duplicates,
                                 level=level)
     pred, sc = _prediction_tables(preds, scores, ids, ann.classes)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from ..data.annotations import Annotations, check_annotations, as_item_aligned, bools_and_numbers
+from ..data.annotations import Annotations, check_annotations, as_item_aligned, bools_and_numbers, Verdict
 
 # %% ../../nbs/judges/50_alt_test.ipynb #8b150db3
 SCORES = ("accuracy", "neg_rmse", "neg_mae")   # built-in scores; a callable is also accepted
@@ -262,8 +262,9 @@ def annotator_pvalues(t:dict, # tally(): K x G counts
 def _g(x): return "nan" if x != x else f"{x:.6g}"
 
 @dataclass(frozen=True, repr=False)
-class AltTest:
+class AltTest(Verdict):
     "The alternative annotator test of one judge against a panel of human annotators (Calderon, Reichart & Dror, 2025)."
+    _verdict, _number = "passed", "winning_rate"   # bool(test) is `passed`, float(test) the winning rate
     judge: object                 # the judge's name: the Series name or DataFrame column ('judge' when it has none)
     passed: bool                  # winning rate >= 0.5
     winning_rate: float           # rejected annotators / tested annotators
@@ -301,6 +302,9 @@ class AltTests:
     def __getitem__(self, judge): return self.results[judge]
     def __iter__(self): return iter(self.results.values())
     def __len__(self): return len(self.results)
+    def __bool__(self):
+        raise TypeError(f"AltTests holds {len(self)} judges' verdicts, so its truth would be ambiguous; ask all(tests) (every judge "
+                        "passed), any(tests), or one judge's tests[judge].")
 
 # %% ../../nbs/judges/50_alt_test.ipynb #30a3b9ea
 @patch

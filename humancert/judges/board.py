@@ -19,7 +19,7 @@ from fastcore.basics import patch
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used, single_blas_thread
+from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used, single_blas_thread, CONFIDENCE
 from ..certification.certify import certify
 from ..survey.survey_equivalence import survey_equivalence, equivalence_setup
 from ..survey.scoring import item_scores
@@ -108,7 +108,7 @@ def _judge_frame(ann, judges):
     return frame
 
 # %% ../../nbs/judges/51_judges.ipynb #29b8c4ee
-def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None, confidence=0.95, delta=None):
+def _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k=None, confidence=CONFIDENCE, delta=None):
     "The judges as an items x judges object frame aligned to `ann`, the int seed used and the confidence level; a TypeError/ValueError naming the argument otherwise."
     confidence = check_confidence(confidence, delta)   # delta= alone (the old call) gives way to no default
     check_annotations(ann)
@@ -489,7 +489,7 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
                    q:float=0.05, # the alt-test's Benjamini-Yekutieli level
                    family:str="judge", # BY per judge ('judge') or over every judge x annotator p-value ('all')
                    min_items_per_annotator:int=30, # the alt-test tests an annotator with at least this many kept items
-                   confidence:float=0.95, # the certificate's confidence level (its failure probability delta = 1 - confidence)
+                   confidence:float=CONFIDENCE, # the certificate's confidence level (its failure probability delta = 1 - confidence)
                    n_bootstrap:int=200, # item resamples for every interval (0: none)
                    seed:int|None=0, # seed of the bootstrap, the certificate's tie-breaks and the survey equivalence (None: a fresh one, recorded)
                    max_k:int|None=None, # largest k on the survey-equivalence curve (default: most labels on an item - 1)
@@ -699,8 +699,8 @@ def class_metrics(self:JudgeBoard, judge, # the judge's name
                   confidence:float=0.95, # coverage of the Wilson intervals
                  ) -> pd.DataFrame:
     "Per class: recall and precision of the judge against the reference, with Wilson intervals; for two classes also TPR and TNR (the second class positive)."
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise ValueError(f"`confidence` must be a number in (0, 1), e.g. 0.95, got {confidence!r}.")
+    if confidence is None: raise TypeError("`confidence` must be a number (the intervals' coverage, e.g. 0.95), got None.")
+    check_confidence(confidence)                         # the package's one check: a level in [0.5, 1)
     t = self.confusion(judge, against)
     classes, M = list(t.index), t.to_numpy()
     hit = np.diag(M[:, :len(classes)])

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..data.annotations import Annotations, show_value, check_level
+from ..data.annotations import Annotations, show_value, check_level, CONFIDENCE
 from ..data.imports import read_label_studio, CROWDKIT_COLUMNS
 from ..data.datasets import DATASETS
 from .reporting import make_report, report_from_table, dataset_case, _check_out
@@ -827,7 +827,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
-    common = (case.title, 0.95 if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
+    common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
     if out_of_core:
         rep = report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels),

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..certification.gold_sequence import GoldSequence
+from ..data.annotations import CONFIDENCE
 from ..certification.active_gold import informative_design
 
 # %% ../../nbs/report/92_gold_status.ipynb #3e3412b6
@@ -152,7 +153,7 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
                            0.95 if confidence is None else confidence, tau, reps, seed)
     ann, g = _gold_labels(gold, None, input, format, item, lf.annotations, lf.model, False)
     design = None if order is None else informative_design(ann, lf.model, seed=order)
-    seq = GoldSequence(ann, lf.model, 0.95 if confidence is None else confidence, tau, design, replacement=replacement, delta=delta)
+    seq = GoldSequence(ann, lf.model, CONFIDENCE if confidence is None else confidence, tau, design, replacement=replacement, delta=delta)
     note = _replay_looks(seq, g, Path(gold) if Path(gold).is_file() else Path(f"{input}.{gold}"))
     return _status_text(seq, model, reps, seed, next_items) + note
 

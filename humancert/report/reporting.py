@@ -29,7 +29,7 @@ from scipy.special import gammaln
 from fastcore.basics import patch
 
 from .. import __version__
-from ..data.annotations import Annotations, hard_predictions, soft_predictions, check_annotations, check_seed, with_outside_classes, as_item_aligned
+from ..data.annotations import Annotations, hard_predictions, soft_predictions, check_annotations, check_seed, with_outside_classes, as_item_aligned, CONFIDENCE
 from ..agreement.measures import agreement_summary, annotator_agreement, AnnotatorAgreement, check_top
 from ..sparse_agreement.spa import spa
 from ..certification.upper import upper_bound, upper_terms
@@ -519,7 +519,7 @@ def make_report(ann:Annotations, # the human labels
                 model=None, # the model's label per item (Series indexed by item, or in item order)
                 soft_model=None, # the model's class probabilities per item (items x classes; two classes: P(second class))
                 title:str="labels", # what is analysed, for the headings
-                confidence:float=0.95, # certify at this level (delta = 1 - confidence)
+                confidence:float=CONFIDENCE, # certify at this level (delta = 1 - confidence)
                 n_bootstrap:int=200, # bootstrap samples of items for the survey-equivalence interval
                 seed=0, # seed of every random step (tie-breaks, bootstrap); None draws a fresh one (recorded in `parameters`)
                 max_k:int|None=None, # largest survey size on the power curve; default (most labels on an item) - 1
@@ -1204,7 +1204,7 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       soft_model=None, # the model's class probabilities: a DataFrame indexed by item, one column per class
                       labels=None, # class order; default the sorted labels found
                       title:str="labels", # what is analysed, for the headings
-                      confidence:float=0.95, # certify at this level (delta = 1 - confidence)
+                      confidence:float=CONFIDENCE, # certify at this level (delta = 1 - confidence)
                       n_bootstrap:int=200, # bootstrap samples of items for the survey-equivalence interval
                       seed=0, # seed of every random step; None draws a fresh one (recorded in `parameters`)
                       max_k:int|None=None, # largest survey size on the power curve
