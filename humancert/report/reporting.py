@@ -1228,9 +1228,12 @@ def _gold_rows(g, judges=None):
             ("average annotator (gold)", _f(g.annotator_accuracy), "an item's labels weigh equally, items weigh equally"),
             ("mean D", _f(g.estimate), "model's accuracy - average annotator's, on the gold items")]
     for name, row in g.to_frame().iterrows():
-        rows.append((f"S {name}", _f(row["S"]), f"{row['guarantee']}; lower limit {_f(row.iloc[1])}; " + ("certified" if row["certified"] else "not certified")))
+        if row["certified"] is None:                                  # a normal-limit row: an approximate estimate, never an S or a verdict
+            rows.append((f"approximate mean D, {name}", _f(row.iloc[0]), f"{row['guarantee']}; approximate lower limit {_f(row.iloc[1])} "
+                         "(level not guaranteed)"))
+        else: rows.append((f"S {name}", _f(row["S"]), f"{row['guarantee']}; lower limit {_f(row.iloc[1])}; " + ("certified" if row["certified"] else "not certified")))
     for name, j in (judges or {}).items():
-        rows.append((f"judge {name}: S ({j.test} test)", _f(j.score), f"plain {_f(j.plain_score)}; prediction-powered {_f(j.score_ppi)}; PPI++ {_f(j.score_clt)} (asymptotic); "
+        rows.append((f"judge {name}: S ({j.test} test)", _f(j.score), f"plain {_f(j.plain_score)}; prediction-powered {_f(j.score_ppi)}; PPI++ mean D {_f(j.estimate_clt)} (approximate, no verdict); "
                      f"accuracy {_f(j.model_accuracy)}, mean D {_f(j.estimate)}"))
     return rows
 
@@ -1241,9 +1244,9 @@ def _gold_scope(g):
             "the human labels and the model's; a hand-picked or convenience subset voids the guarantee",
             "items i.i.d.; the gold labels are the oracle; the model never saw these labels; no assumption of Theorems 1 or 3 is needed",
             f"the verdict is the {g.test} test's" + (f" (one human label drawn per gold item, seed {g.seed}, fixed before the gold labels)" if g.seed is not None else "")
-            + ("; the default test='auto' takes the randomised sign test for tau = 0, the plain certificate for a margin" if g.test in ("randomised sign", "plain") else ""),
-            f"finite-sample: plain and prediction-powered ({g.tail} tail; lambda = {g.lam:g}, {g.proxy_share:g} of delta on the proxy); "
-            "asymptotic only: the normal-limit and PPI++ rows")
+            + ("; the default test='auto' is the betting test on D: deterministic, the same gold labels give the same S" if g.test == "betting" else ""),
+            f"finite-sample, level proved at every n: the verdict's test, plain and prediction-powered ({g.tail} tail; lambda = {g.lam:g}, {g.proxy_share:g} of delta on the proxy); "
+            "approximate estimates only (asymptotic, level not guaranteed, never a verdict): the normal-limit and PPI++ rows")
 
 # %% ../../nbs/report/80_report.ipynb #431fdca4
 def _gold_dict(g, judges=None):
