@@ -385,10 +385,10 @@ def plan_gold_study(lead:float, # expected E[D]: model's oracle accuracy minus t
                     max_n:int=10**7, # give up beyond this many gold items
                     test:str="auto", # 'auto': the betting test on D (as certify_with_gold, any tau; simulated power); or 'randomised sign', 'sign', 'plain'
                     discordance:float|None=None, # upper bound on the sign tests' P(D' != 0); None: gold_discordance_bound(ann, model) when they are given, else lead^2 + sd^2 + 1/4
-                    target:float|None=None, # old name of `confidence`; kept working
-                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                     ann=None, # the human labels: with `model`, the sign tests' default discordance (gold_discordance_bound, no gold needed)
                     model=None, # the model's label per item (with `ann`)
+                    target:float|None=None, # old name of `confidence`; kept working
+                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                    ) -> GoldPlan:
     "Smallest number of gold items whose gold test (by default the one certify_with_gold runs) reaches `confidence` with probability at least `power`."
     target = _plan_level(confidence, target, delta)
@@ -477,10 +477,10 @@ def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy mi
                          test:str="auto", # the fixed-size row: 'auto' (the betting test on D, as certify_with_gold), 'randomised sign', 'sign' or 'plain'
                          discordance:float|None=None, # upper bound on the sign tests' P(D' != 0) (plan_gold_study's); None: from ann and model, else lead^2 + sd^2 + 1/4
                          design=None, # informative_design(ann, judge): adds its row, planned by plan_informative_design at `lead` (seed + 2)
-                         target:float|None=None, # old name of `confidence`; kept working
-                         delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                          ann=None, # with `model`: the sign tests' default discordance (gold_discordance_bound)
                          model=None, # the model's label per item (with `ann`)
+                         target:float|None=None, # old name of `confidence`; kept working
+                         delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                         ) -> GoldProcedurePlan:
     "Gold items for S >= target with the given power: fixed-size (by default the betting test on D, simulated), sequential and active (simulated), and the informative design's."
     target = _plan_level(confidence, target, delta)

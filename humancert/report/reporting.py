@@ -757,16 +757,17 @@ def _gold_command(r, name):
     return f"humancert gold-status {q(f)} --model {q(str(name))} --order S"
 
 def _gold_plan_text(r, name, labels, level):
-    "How many random gold items give judge `name` the randomised sign test at confidence `level` with 80% power, if it leads by 0.05; '' if no plan exists."
+    "How many random gold items give judge `name` the default betting test on D confidence `level` with 80% power, if it leads by 0.05; '' if no plan exists."
     from humancert.certification.planner import plan_gold_study, gold_discordance_bound
     try:
         d = gold_discordance_bound(r.judges.annotations, labels)
-        sd = math.sqrt(max(d - _ADVICE_LEAD ** 2, 0.0))                 # the sign test's power needs the discordance only: sd of D' at d
-        p = plan_gold_study(_ADVICE_LEAD, sd, level, _ADVICE_POWER, discordance=d)
+        sd = math.sqrt(max(d - _ADVICE_LEAD ** 2, 0.0))                 # sd(D) <= sqrt(pi_d - lead^2): pi_d = lead^2 + sd^2 + E[q(1 - q)]
+        p = plan_gold_study(_ADVICE_LEAD, sd, level, _ADVICE_POWER)      # the default test: betting on D (simulated plan)
     except ValueError: return ""
     return (f" If judge {name!r} leads the average annotator by {_ADVICE_LEAD:g} (an assumed lead), about {p.n_gold:,} random gold items "
-            f"give the randomised sign test (certify_with_gold's default) confidence {level:g} with {_ADVICE_POWER:.0%} power "
-            f"(plan_gold_study with the discordance bound {d:.4f} from gold_discordance_bound, an upper bound from the human labels, so the number errs high).")
+            f"give the betting test on D (certify_with_gold's default) confidence {level:g} with {_ADVICE_POWER:.0%} power "
+            f"(plan_gold_study's simulated plan at sd(D) = {sd:.4f}, the most the discordance bound {d:.4f} from gold_discordance_bound allows: "
+            "an upper bound from the human labels, so the number should err high).")
 
 def _gold_advice(r):
     "Why agreement alone rarely certifies a judge, how many random gold items would for the report's judge, and the design that needs fewest."
