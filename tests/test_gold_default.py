@@ -133,3 +133,16 @@ def test_approximate_rows_are_estimates_not_certificates():
         assert fr.loc[row, "level holds at"] == "not guaranteed" and fr.loc[row, "guarantee"].startswith("approximate")
     assert "asymptotic: S=" not in repr(c) and "approximate (level not guaranteed)" in repr(c)
     assert all(v in ("any n gold (proved)", "not guaranteed") for v in fr["level holds at"])
+
+
+def test_default_holds_its_level_at_a_margin():
+    # E[D] = tau = 0.05: the claim E[D] > tau is false by the smallest amount; gold_test and certify_with_gold share the test
+    # (the first 50 studies checked to agree). Today's default for a margin is the plain certificate (valid, weaker): this guards
+    # the new betting test's level at tau > 0.
+    rng, R, hits = np.random.default_rng(4203), 600, 0
+    for r in range(R):
+        ann, model, gold = _study(200, 0.05, rng)
+        t = gold_test(ann, model, gold, tau=0.05)
+        if r < 50: assert certify_with_gold(ann, model, gold, tau=0.05).score == t.score
+        hits += t.certified
+    assert _valid(hits, R)
