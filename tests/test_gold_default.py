@@ -114,7 +114,7 @@ def test_randomised_sign_needs_a_seed_and_the_default_refuses_one():
         certify_with_gold(ann, model, gold, seed=0)
     c = certify_with_gold(ann, model, gold, test="randomised sign", seed=11)
     assert (c.test, c.seed) == ("randomised sign", 11)
-    assert "over the seeded randomisation" in c.to_frame().iloc[0]["guarantee"]
+    assert "level exactly delta over the seeded draw" in c.to_frame().iloc[0]["guarantee"]
 
 
 def test_margin_uses_the_betting_test():
@@ -132,7 +132,7 @@ def test_approximate_rows_are_estimates_not_certificates():
         assert fr.loc[row, "S"] == "none (approximate)" and fr.loc[row, "certified"] is None
         assert fr.loc[row, "level holds at"] == "not guaranteed" and fr.loc[row, "guarantee"].startswith("approximate")
     assert "asymptotic: S=" not in repr(c) and "approximate (level not guaranteed)" in repr(c)
-    assert all(v in ("any n gold (proved)", "not guaranteed") for v in fr["level holds at"])
+    assert fr["level holds at"].tolist() == ["any n gold (proved for i.i.d. items; measured without replacement)"] + ["any n gold (proved)"] * 2 + ["not guaranteed"] * 2
 
 
 def test_default_holds_its_level_at_a_margin():

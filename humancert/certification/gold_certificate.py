@@ -374,7 +374,8 @@ APPROXIMATE = "approximate (asymptotic): an estimate, no verdict"
 def to_frame(self:GoldCertificate) -> pd.DataFrame:
     "One row per version, the chosen test first: estimate of E[D], lower limit, S, verdict, guarantee; the normal-limit rows are approximate estimates (no S, no verdict)."
     lvl, fin, asy, none = 1 - self.delta, "finite-sample", APPROXIMATE, "none (approximate)"
-    how = {"sign": " (exact, given the drawn labels' seed)", "randomised sign": " (exact over the seeded randomisation)"}.get(self.test, "")
+    how = {"sign": " (level over the seeded draw of labels)", "randomised sign": " (level exactly delta over the seeded draw)"}.get(self.test, "")
+    proved = {"betting": "any n gold (proved for i.i.d. items; measured without replacement)"}.get(self.test, "any n gold (proved)")
     rows = {} if self.test == "plain" else {_TEST_ROWS[self.test]: (self.estimate_test, None, self.score, self.certified, fin + how)}
     rows |= {"plain (gold items)": (self.estimate, self.lower, self.plain_score, self.plain_score >= lvl, fin),
              "prediction-powered": (self.estimate_ppi, self.lower_ppi, self.score_ppi, self.score_ppi >= lvl, fin),
@@ -385,7 +386,8 @@ def to_frame(self:GoldCertificate) -> pd.DataFrame:
     out["n gold"] = self.n_gold
     out["N"] = [self.n_items if r.startswith("prediction-powered") else self.n_gold for r in out.index]
     out["certified"] = pd.Series([v[3] for v in rows.values()], index=out.index, dtype=object)   # None: an estimate, no verdict
-    out["level holds at"] = ["not guaranteed" if r in ASYMPTOTIC_MIN_GOLD else "any n gold (proved)" for r in out.index]
+    out["level holds at"] = ["not guaranteed" if r in ASYMPTOTIC_MIN_GOLD else proved if r == _TEST_ROWS.get(self.test) else "any n gold (proved)"
+                             for r in out.index]
     out["withheld"] = [self.withheld.get(r, "") for r in out.index]
     return out
 
