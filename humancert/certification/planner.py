@@ -309,7 +309,7 @@ def sign_test_power(n:int, # gold items, a number fixed in advance
                     lead:float, # E[D]: the model's oracle accuracy minus the average annotator's
                     discordance:float, # pi_d = P(D' != 0): the share of gold items where exactly one of the model and the drawn label is right
                     confidence:float=0.95, # certified at this level
-                    test:str="randomised sign", # 'randomised sign' (today's default for tau = 0) or 'sign' (exact, not randomised)
+                    test:str="randomised sign", # 'randomised sign' (certify_with_gold's default before issue 42) or 'sign' (exact, not randomised)
                     delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                    ) -> float:
     "Exact probability that `gold_test`'s sign test certifies with n random gold items, given the lead and the discordance."
