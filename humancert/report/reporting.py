@@ -1252,7 +1252,8 @@ def _gold_scope(g):
 # %% ../../nbs/report/80_report.ipynb #431fdca4
 def _gold_dict(g, judges=None):
     "The gold certificate as JSON-safe numbers (and each judge's, when several are given)."
-    one = lambda c: {k: (_num(v) if not isinstance(v, dict) else {a: _num(b) for a, b in v.items()}) for k, v in c.__dict__.items()}
+    one = lambda c: {k: (_num(v) if not isinstance(v, dict) else {a: _num(b) for a, b in v.items()}) for k, v in c.__dict__.items()
+                     if k not in ("score_plain_clt", "score_clt")}          # issue 42: the normal-limit rows are estimates, never an S
     return one(g) | {"scope": list(_gold_scope(g))} | ({"judges": {str(k): one(v) for k, v in judges.items()}} if judges else {})
 
 # %% ../../nbs/report/80_report.ipynb #4de6135a
