@@ -6,6 +6,7 @@ import pytest
 from scipy import stats
 
 from humancert.data.annotations import Annotations
+from humancert.certification.gold_certificate import DRAWN_LABEL_TESTS
 from humancert.certification.gold_power import gold_test, sign_test_pvalue, paired_terms, _one_label_each
 
 
@@ -36,22 +37,23 @@ def test_one_label_each_frequencies():
     assert np.all(np.abs(share - [0.5, 0.25, 0.25]) < 4 * se), share
 
 
-@pytest.mark.parametrize("test", ["sign", "paired betting", "plain"])
+@pytest.mark.parametrize("test", ["sign", "paired betting", "plain", "betting"])
 def test_level_at_the_boundary_skewed(test):
     """E[D] = 0 exactly: each test certifies in at most delta of 600 studies (one-sided binomial test at 0.001; a rate near 0.05
     has SE 0.009, so a true 0.09 fails with probability about 0.8). Each study: 200 gold items, its own drawn labels (seed)."""
     R, rng, hits = 600, np.random.default_rng(25), 0
     for r in range(R):
         ann, model, gold = study(200, 0.0, rng)
-        hits += gold_test(ann, model, gold, test, seed=r).certified
+        hits += gold_test(ann, model, gold, test, seed=r if test in DRAWN_LABEL_TESTS else None).certified
     assert stats.binomtest(hits, R, 0.05, alternative="greater").pvalue > 0.001, hits / R
 
 
 def test_power_with_a_lead():
-    "A true lead of 0.1 with 300 gold items: the sign test certifies most studies."
+    "A true lead of 0.1 with 300 gold items: the sign test (with a seed per study) and the default betting test certify most studies."
     R, rng = 100, np.random.default_rng(26)
-    hits = sum(gold_test(*study(300, 0.1, rng), seed=r).certified for r in range(R))
+    hits = sum(gold_test(*study(300, 0.1, rng), "sign", seed=r).certified for r in range(R))
     assert hits / R > 0.7, hits / R
+    assert sum(gold_test(*study(300, 0.1, rng)).certified for _ in range(R)) / R > 0.7
 
 
 def test_paired_terms_mean_is_the_average_annotator():
@@ -65,21 +67,22 @@ def test_paired_terms_mean_is_the_average_annotator():
 
 def test_bad_input():
     ann, model, gold = study(100, 0.0, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="`tau` must be 0 for test='sign'"): gold_test(ann, model, gold, tau=0.05)
+    with pytest.raises(ValueError, match="`tau` must be 0 for test='sign'"): gold_test(ann, model, gold, "sign", tau=0.05, seed=1)
     with pytest.raises(ValueError, match="`test` must be one of"): gold_test(ann, model, gold, "mcnemar")
-    with pytest.raises(ValueError, match="`seed`"): gold_test(ann, model, gold, seed=-2)
+    with pytest.raises(ValueError, match="`seed`"): gold_test(ann, model, gold, "sign", seed=-2)
+    with pytest.raises(ValueError, match="`seed` is required with test='sign'"): gold_test(ann, model, gold, "sign")
+    with pytest.raises(ValueError, match="test='betting' is deterministic"): gold_test(ann, model, gold, seed=3)
     with pytest.raises(TypeError, match="`gold` must be a pandas Series"): gold_test(ann, model, gold.to_numpy())
     with pytest.raises(ValueError, match="`wins` must be a count"): sign_test_pvalue(-1, 0)
 
 
 def test_confidence_and_seed_conventions():
-    "Issue 33: `confidence` in delta's place (an old positional delta is refused), the old `delta` kept; seed=None draws a fresh seed that the result records and that repeats the test."
+    "Issue 33: `confidence` in delta's place (an old positional delta is refused), the old `delta` kept; issue 42: a given seed is recorded and repeats the test."
     ann, model, gold = study(400, 0.05, np.random.default_rng(33))
     with pytest.raises(ValueError, match="looks like a failure probability: pass confidence=0.95"): gold_test(ann, model, gold, "sign", 0.05)
     t9, d9 = gold_test(ann, model, gold, confidence=0.9), gold_test(ann, model, gold, delta=0.1)
     assert (t9.confidence, d9.confidence, d9.delta) == (0.9, 0.9, 0.1) and t9.certified == (t9.score >= 0.9)
-    fresh = gold_test(ann, model, gold, seed=None)
-    assert isinstance(fresh.seed, int) and fresh.seed >= 0
-    again = gold_test(ann, model, gold, seed=fresh.seed)
-    assert (again.wins, again.losses) == (fresh.wins, fresh.losses)
-    with pytest.raises(TypeError, match="`seed` must be an int >= 0"): gold_test(ann, model, gold, seed=np.random.default_rng(1))
+    given = gold_test(ann, model, gold, "randomised sign", seed=77)
+    again = gold_test(ann, model, gold, "randomised sign", seed=given.seed)
+    assert given.seed == 77 and (again.wins, again.losses, again.score) == (given.wins, given.losses, given.score)
+    with pytest.raises(TypeError, match="`seed` must be an int >= 0"): gold_test(ann, model, gold, "sign", seed=np.random.default_rng(1))

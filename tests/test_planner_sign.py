@@ -1,4 +1,5 @@
-"""Issue 34 item 4: the gold planner plans today's default fixed-size test, the randomised sign test (notebook 25), for tau = 0.
+"""Issue 34 item 4: the gold planner plans the randomised sign test (notebook 25; by name since issue 42, which made the betting
+test on D the default: `test_plan_betting_*` check its simulated plan).
 
 The exact power `sign_test_power` is checked against hand-computed cases and against Monte Carlo runs of the public
 `certify_with_gold(test="auto")` and `gold_test(test="randomised sign")`; the plan against the exact power at n* and n* - 1;
@@ -48,12 +49,12 @@ def test_plan_power_against_monte_carlo(fn):
     4 binomial SE (sqrt(0.8 * 0.2 / 500) = 0.018) of the exact power; the exact power reaches 0.8 at n* and not at n* - 1."""
     a, b = (0.7, 0.6, 0.5), 0.75
     lead, pi = b - np.mean(a), b * (1 - np.mean(a)) + np.mean(a) * (1 - b)
-    plan = plan_gold_study(lead, 0.5, discordance=pi)
+    plan = plan_gold_study(lead, 0.5, discordance=pi, test="randomised sign")
     assert plan.test == "randomised sign" and plan.discordance == pytest.approx(pi, abs=1e-15)
     assert sign_test_power(plan.n_gold, lead, pi) >= 0.8 > sign_test_power(plan.n_gold - 1, lead, pi)
     rng, R = np.random.default_rng(34 if fn == "gold_test" else 43), 500
     if fn == "gold_test": run = lambda s: gold_test(*_independent_study(plan.n_gold, a, b, rng), test="randomised sign", seed=s).certified
-    else: run = lambda s: certify_with_gold(*_independent_study(plan.n_gold, a, b, rng), test="auto", seed=s).certified
+    else: run = lambda s: certify_with_gold(*_independent_study(plan.n_gold, a, b, rng), test="randomised sign", seed=s).certified
     share = np.mean([run(s) for s in range(R)])
     se = np.sqrt(plan.power_at_n * (1 - plan.power_at_n) / R)
     assert abs(share - plan.power_at_n) < 4 * se, (share, plan.power_at_n, se)
@@ -68,11 +69,11 @@ def test_level_at_no_lead():
 
 
 def test_plan_is_the_smallest_n_by_a_loop():
-    "The default plan for tau = 0 is the randomised sign test's: the smallest n with exact power >= 0.8 at min(lead^2 + sd^2 + 1/4, 1), by a loop."
+    "The randomised sign test's plan: the smallest n with exact power >= 0.8 at min(lead^2 + sd^2 + 1/4, 1), by a loop."
     lead, sd = 0.15, 0.5
     pi = lead ** 2 + sd ** 2 + 0.25
     n_loop = next(n for n in range(1, 5000) if sign_test_power(n, lead, pi) >= 0.8)
-    plan = plan_gold_study(lead, sd)
+    plan = plan_gold_study(lead, sd, test="randomised sign")
     assert (plan.n_gold, plan.test, plan.tail) == (n_loop, "randomised sign", None)
     assert plan.discordance == pytest.approx(pi, abs=1e-15)
     assert "test='randomised sign'" in repr(plan) and "discordance=0.5225" in repr(plan)
@@ -80,7 +81,7 @@ def test_plan_is_the_smallest_n_by_a_loop():
     assert plan_gold_study(lead, sd, test="sign").n_gold >= n_loop             # the exact test certifies no more often
     plain = plan_gold_study(lead, sd, test="plain")
     assert plain.test == "plain" and plain.tail == "bernstein" and plain.n_gold > plan.n_gold
-    assert plan_gold_study(lead, sd, tau=0.02).test == "plain"              # a margin: the plain certificate, as certify_with_gold
+    assert plan_gold_study(lead, sd, tau=0.02).test == "betting"            # a margin: the betting test on D, as certify_with_gold
 
 
 def test_discordance_bound_on_a_simulated_panel():
@@ -94,8 +95,9 @@ def test_discordance_bound_on_a_simulated_panel():
     bound = gold_discordance_bound(sim.annotations, model)
     assert pi_true <= bound < 1
     lead, sd = float(d.mean()), float(d.std())
-    plan = plan_gold_study(lead, sd, discordance=bound)
+    plan = plan_gold_study(lead, sd, discordance=bound, test="randomised sign")
     assert plan.discordance <= bound and sign_test_power(plan.n_gold, lead, pi_true) >= 0.8
+    assert plan_gold_study(lead, sd, test="randomised sign", ann=sim.annotations, model=model) == plan   # issue 42: ann, model give the bound
 
 
 def test_discordance_bound_by_hand():
@@ -108,8 +110,8 @@ def test_discordance_bound_by_hand():
 
 def test_procedures_plan_the_default_test():
     plan = plan_gold_procedures(0.1, 0.45, reps=60, seed=1)
-    assert plan.test == "randomised sign"
-    assert plan.table.loc["fixed-size (randomised sign test)", "for power"] == plan_gold_study(0.1, 0.45).n_gold
+    assert plan.test == "betting"
+    assert plan.table.loc["fixed-size (betting test on D)", "for power"] == plan_gold_study(0.1, 0.45).n_gold
     plain = plan_gold_procedures(0.1, 0.45, reps=60, seed=1, test="plain")
     assert plain.table.loc["fixed-size (Bernstein plan)", "for power"] == plan_gold_study(0.1, 0.45, test="plain").n_gold
     assert np.array_equal(plain.table.iloc[1:].to_numpy(), plan.table.iloc[1:].to_numpy(), equal_nan=True)   # same sequential rows
@@ -124,10 +126,11 @@ def test_procedures_plan_the_default_test():
     (lambda: sign_test_power(10.0, 0.1, 0.4), r"`n` must be an int >= 1"),
     (lambda: sign_test_power(100, 1.0, 1.0), r"`lead` must be a number in \(-1, 1\)"),
     (lambda: sign_test_power(100, 0.1, 0.4, test="plain"), r"`test` must be 'randomised sign' or 'sign'"),
-    (lambda: plan_gold_study(0.05, 0.4, discordance=0.1), r"is below lead\^2 \+ sd\^2 = 0.1625"),
+    (lambda: plan_gold_study(0.05, 0.4, discordance=0.1, test="randomised sign"), r"is below lead\^2 \+ sd\^2 = 0.1625"),
+    (lambda: plan_gold_study(0.05, 0.4, discordance=0.3), r"`discordance` is the sign test's; the betting plan"),
     (lambda: plan_gold_study(0.05, 0.4, test="plain", discordance=0.3), r"`discordance` is the sign test's"),
     (lambda: plan_gold_study(0.05, 0.4, test="sign", tau=0.01), r"`tau` must be 0 for test='sign'"),
-    (lambda: plan_gold_study(0.05, 0.4, test="betting"), r"`test` must be 'auto' or one of"),
+    (lambda: plan_gold_study(0.05, 0.4, test="e-process"), r"`test` must be 'auto' or one of"),
     (lambda: plan_gold_study(0.05, 0.4, test="randomised sign", tail="normal", proxy_correlation=0.3, n_items=1000), r"pass test='plain'"),
     (lambda: plan_gold_study(0.05, 0.4, test="sign", tail="hoeffding"), r"`tail` is the plain plan's"),
     (lambda: plan_gold_study(0.0, 0.4), r"nothing can be certified"),
@@ -157,4 +160,25 @@ def test_auto_with_a_plain_option_plans_the_plain_certificate():
     assert plan_gold_study(0.05, 0.4, tail="hoeffding").test == "plain"
     assert plan_gold_study(0.05, 0.4, tail="hoeffding").n_gold == plan_gold_study(0.05, 0.4, tail="hoeffding", test="plain").n_gold
     assert plan_gold_study(0.05, 0.4, tail="normal", proxy_correlation=0.3, n_items=5000).test == "plain"
-    assert plan_gold_study(0.05, 0.4).test == "randomised sign"
+    assert plan_gold_study(0.05, 0.4).test == "betting"
+
+
+def _two_point_gold(n, lead, sd, rng):
+    "n gold items whose D is exactly lead +- sd (1/2 each): 2 classes, 20 labels per item, D > 0 the model right with q = 1 - D."
+    d = np.where(rng.random(n) < 0.5, lead + sd, lead - sd)
+    k = np.round(np.where(d > 0, 1 - d, -d) * 20).astype(int)              # labels of the true class 0
+    return Annotations.from_counts(np.column_stack([k, 20 - k])), np.where(d > 0, 0, 1), pd.Series(np.zeros(n, int))
+
+
+@pytest.mark.parametrize("fn", ["certify_with_gold", "gold_test"])
+def test_plan_betting_power_against_the_public_test(fn):
+    """Issue 42: the default plan is the betting test's, simulated; at its n* the share of 300 fresh studies the public default
+    certifies is within 4 SE (binomial, both simulations) of the plan's power, which is >= 0.8."""
+    plan = plan_gold_study(0.1, 0.45)
+    assert plan.test == "betting" and plan.power_at_n >= 0.8 and plan.discordance is None and "simulated" in repr(plan)
+    assert plan_gold_study(0.1, 0.45) == plan                                  # deterministic: a fixed seed inside
+    rng, R = np.random.default_rng(421 if fn == "gold_test" else 422), 300
+    call = gold_test if fn == "gold_test" else certify_with_gold
+    share = np.mean([call(*_two_point_gold(plan.n_gold, 0.1, 0.45, rng)).certified for _ in range(R)])
+    p = plan.power_at_n
+    assert abs(share - p) < 4 * np.sqrt(p * (1 - p) / R + p * (1 - p) / 400), (share, p)

@@ -1,4 +1,4 @@
-"""Candidates for certifying, from gold labels on a fixed number of random items, that a model is more accurate than the average annotator: the plain bounded-mean bound of the gold certificate, an exact conditional sign test on discordant pairs (one random annotator per gold item), and a betting test on the same pairs; their level proved, their power measured on a grid of designs.
+"""Candidates for certifying, from gold labels on a fixed number of random items, that a model is more accurate than the average annotator: the plain bounded-mean bound of the gold certificate, an exact conditional sign test on discordant pairs (one random annotator per gold item), a betting test on the same pairs, and a deterministic plug-in betting test on D (the default); their level proved, their power measured on a grid of designs.
 
 Docs: https://humancert.github.io/humancert/certification/gold_power.html.md"""
 
@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel, Verdict, CONFIDENCE
-from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms
+from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms, betting_confidence, hashed_order, _check_test_seed
 from .gold_sequence import log_capital
 
 # %% ../../nbs/certification/25_gold_power.ipynb #5a6b0474
@@ -62,7 +62,7 @@ def sign_test_pvalue(wins:int, # discordant gold items where the model is right 
     return float(stats.binom.sf(wins, wins + losses, 0.5) + u * stats.binom.pmf(wins, wins + losses, 0.5))
 
 # %% ../../nbs/certification/25_gold_power.ipynb #12d11389
-GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain")
+GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain", "betting")
 
 @dataclass(frozen=True)
 class GoldTest(Verdict, AtLevel):
@@ -70,13 +70,13 @@ class GoldTest(Verdict, AtLevel):
     test: str            # one of GOLD_TESTS
     certified: bool      # S >= 1 - delta
     score: float         # S = 1 - p; -1 when the estimate does not exceed tau
-    estimate: float      # mean of M - H (sign tests, 'paired betting') or of D ('e-process', 'plain') over the gold items
+    estimate: float      # mean of M - H (sign tests, 'paired betting') or of D ('betting', 'e-process', 'plain') over the gold items
     n_gold: int          # gold items with a human label
     wins: int            # model right, drawn label wrong (0 for 'plain')
     losses: int          # model wrong, drawn label right (0 for 'plain')
     delta: float         # level 1 - delta
     tau: float           # margin claimed
-    seed: int            # seed of the drawn labels and the randomised test's uniform (unused by 'e-process', 'plain')
+    seed: int|None       # seed of the drawn labels and the randomised test's uniform; None for the deterministic tests on D
 
     def __repr__(self):
         v = "certified" if self.certified else "not certified"
@@ -96,7 +96,7 @@ def _check_test_args(test, confidence, tau, delta=None):
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
     if test in ("sign", "randomised sign") and tau != 0:
         raise ValueError(f"`tau` must be 0 for test={test!r} (the sign test compares wins with losses, not with a margin); got {tau!r}: "
-                         "use test='e-process', 'paired betting' or 'plain' for a margin.")
+                         "use test='betting', 'e-process', 'paired betting' or 'plain' for a margin.")
     return test, delta, float(tau)
 
 # %% ../../nbs/certification/25_gold_power.ipynb #79231e03
@@ -106,8 +106,9 @@ def _uniform(seed):
 
 def _test_from_arrays(test, M, H, d, delta, tau, u=None):
     "(S, estimate, wins, losses) of a test from the 0/1 arrays M, H, the D of the gold items and the randomised test's uniform u."
-    if test in ("plain", "e-process"):
+    if test in ("plain", "e-process", "betting"):
         est = float(d.mean())
+        if test == "betting": return betting_confidence(d, tau, delta), est, 0, 0   # d in hashed order (the callers)
         if test == "e-process":                                      # S = 1 - 1 / (largest capital), at least 0 (Ville)
             with np.errstate(divide="ignore", over="ignore", invalid="ignore"): top = float(log_capital(d, tau, -1.0, 1.0).max())
             return max(0.0, float(-np.expm1(-top))), est, 0, 0
@@ -123,17 +124,20 @@ def _test_from_arrays(test, M, H, d, delta, tau, u=None):
 def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
               gold:pd.Series, # oracle labels of a uniformly random subset of the items (size fixed in advance), indexed by item id
-              test:str="sign", # 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting on D)
+              test:str="betting", # 'betting' (plug-in bets on D, deterministic), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
               confidence:float=CONFIDENCE, # certified at this level (1 - delta)
               tau:float=0.0, # margin claimed (0 for 'sign')
-              seed:int|None=0, # seed of the drawn labels, fixed in advance; None: a fresh one (recorded)
+              seed:int|None=None, # seed of the drawn labels ('sign', 'randomised sign', 'paired betting' only, and required there), fixed once per study before the gold
               delta:float|None=None, # old name: failure probability 1 - confidence; kept working
              ) -> GoldTest:
     "A fixed-size test that the model is more accurate than the average annotator, from gold labels on a random subset."
     test, delta, tau = _check_test_args(test, confidence, tau, delta)
-    seed = seed_used(seed)
-    pt = paired_terms(ann, model, gold, seed)
-    d = gold_terms(ann, model, gold)["D"].to_numpy()
-    if len(pt) < 2: raise ValueError(f"`gold`: only {len(pt)} gold item(s) have a human label; at least 2 are needed.")
-    S, est, w, l = _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, delta, tau, _uniform(seed))
-    return GoldTest(test, S >= 1 - delta, S, est, len(pt), w, l, delta, tau, seed)
+    seed = _check_test_seed(seed, test)
+    terms = gold_terms(ann, model, gold)
+    if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
+    d = terms["D"].to_numpy()[hashed_order(terms.index)]                 # the betting tests' order: by hashed item id
+    if seed is None: S, est, w, l = _test_from_arrays(test, None, None, d, delta, tau)
+    else:
+        pt = paired_terms(ann, model, gold, seed)
+        S, est, w, l = _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, delta, tau, _uniform(seed))
+    return GoldTest(test, S >= 1 - delta, S, est, len(terms), w, l, delta, tau, seed)

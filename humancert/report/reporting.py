@@ -757,16 +757,17 @@ def _gold_command(r, name):
     return f"humancert gold-status {q(f)} --model {q(str(name))} --order S"
 
 def _gold_plan_text(r, name, labels, level):
-    "How many random gold items give judge `name` the randomised sign test at confidence `level` with 80% power, if it leads by 0.05; '' if no plan exists."
+    "How many random gold items give judge `name` the default betting test on D confidence `level` with 80% power, if it leads by 0.05; '' if no plan exists."
     from humancert.certification.planner import plan_gold_study, gold_discordance_bound
     try:
         d = gold_discordance_bound(r.judges.annotations, labels)
-        sd = math.sqrt(max(d - _ADVICE_LEAD ** 2, 0.0))                 # the sign test's power needs the discordance only: sd of D' at d
-        p = plan_gold_study(_ADVICE_LEAD, sd, level, _ADVICE_POWER, discordance=d)
+        sd = math.sqrt(max(d - _ADVICE_LEAD ** 2, 0.0))                 # sd(D) <= sqrt(pi_d - lead^2): pi_d = lead^2 + sd^2 + E[q(1 - q)]
+        p = plan_gold_study(_ADVICE_LEAD, sd, level, _ADVICE_POWER)      # the default test: betting on D (simulated plan)
     except ValueError: return ""
     return (f" If judge {name!r} leads the average annotator by {_ADVICE_LEAD:g} (an assumed lead), about {p.n_gold:,} random gold items "
-            f"give the randomised sign test (certify_with_gold's default) confidence {level:g} with {_ADVICE_POWER:.0%} power "
-            f"(plan_gold_study with the discordance bound {d:.4f} from gold_discordance_bound, an upper bound from the human labels, so the number errs high).")
+            f"give the betting test on D (certify_with_gold's default) confidence {level:g} with {_ADVICE_POWER:.0%} power "
+            f"(plan_gold_study's simulated plan at sd(D) = {sd:.4f}, the most the discordance bound {d:.4f} from gold_discordance_bound allows: "
+            "an upper bound from the human labels, so the number should err high).")
 
 def _gold_advice(r):
     "Why agreement alone rarely certifies a judge, how many random gold items would for the report's judge, and the design that needs fewest."
@@ -1245,9 +1246,12 @@ def _gold_rows(g, judges=None):
             ("average annotator (gold)", _f(g.annotator_accuracy), "an item's labels weigh equally, items weigh equally"),
             ("mean D", _f(g.estimate), "model's accuracy - average annotator's, on the gold items")]
     for name, row in g.to_frame().iterrows():
-        rows.append((f"S {name}", _f(row["S"]), f"{row['guarantee']}; lower limit {_f(row.iloc[1])}; " + ("certified" if row["certified"] else "not certified")))
+        if row["certified"] is None:                                  # a normal-limit row: an approximate estimate, never an S or a verdict
+            rows.append((f"approximate mean D, {name}", _f(row.iloc[0]), f"{row['guarantee']}; approximate lower limit {_f(row.iloc[1])} "
+                         "(level not guaranteed)"))
+        else: rows.append((f"S {name}", _f(row["S"]), f"{row['guarantee']}; lower limit {_f(row.iloc[1])}; " + ("certified" if row["certified"] else "not certified")))
     for name, j in (judges or {}).items():
-        rows.append((f"judge {name}: S ({j.test} test)", _f(j.score), f"plain {_f(j.plain_score)}; prediction-powered {_f(j.score_ppi)}; PPI++ {_f(j.score_clt)} (asymptotic); "
+        rows.append((f"judge {name}: S ({j.test} test)", _f(j.score), f"plain {_f(j.plain_score)}; prediction-powered {_f(j.score_ppi)}; PPI++ mean D {_f(j.estimate_clt)} (approximate, no verdict); "
                      f"accuracy {_f(j.model_accuracy)}, mean D {_f(j.estimate)}"))
     return rows
 
@@ -1258,14 +1262,15 @@ def _gold_scope(g):
             "the human labels and the model's; a hand-picked or convenience subset voids the guarantee",
             "items i.i.d.; the gold labels are the oracle; the model never saw these labels; no assumption of Theorems 1 or 3 is needed",
             f"the verdict is the {g.test} test's" + (f" (one human label drawn per gold item, seed {g.seed}, fixed before the gold labels)" if g.seed is not None else "")
-            + ("; the default test='auto' takes the randomised sign test for tau = 0, the plain certificate for a margin" if g.test in ("randomised sign", "plain") else ""),
-            f"finite-sample: plain and prediction-powered ({g.tail} tail; lambda = {g.lam:g}, {g.proxy_share:g} of delta on the proxy); "
-            "asymptotic only: the normal-limit and PPI++ rows")
+            + ("; the default test='auto' is the betting test on D: deterministic, the same gold labels give the same S" if g.test == "betting" else ""),
+            f"finite-sample, level proved at every n: the verdict's test, plain and prediction-powered ({g.tail} tail; lambda = {g.lam:g}, {g.proxy_share:g} of delta on the proxy); "
+            "approximate estimates only (asymptotic, level not guaranteed, never a verdict): the normal-limit and PPI++ rows")
 
 # %% ../../nbs/report/80_report.ipynb #431fdca4
 def _gold_dict(g, judges=None):
     "The gold certificate as JSON-safe numbers (and each judge's, when several are given)."
-    one = lambda c: {k: (_num(v) if not isinstance(v, dict) else {a: _num(b) for a, b in v.items()}) for k, v in c.__dict__.items()}
+    one = lambda c: {k: (_num(v) if not isinstance(v, dict) else {a: _num(b) for a, b in v.items()}) for k, v in c.__dict__.items()
+                     if k not in ("score_plain_clt", "score_clt")}          # issue 42: the normal-limit rows are estimates, never an S
     return one(g) | {"scope": list(_gold_scope(g))} | ({"judges": {str(k): one(v) for k, v in judges.items()}} if judges else {})
 
 # %% ../../nbs/report/80_report.ipynb #4de6135a
