@@ -7,7 +7,7 @@ with every gold label known):
 * fixed-size: the smallest n (bisection) at which the default plain certificate (`certify_with_gold`'s plain S: `mean_pvalue`
   with the betting tail on D in [-1, 1]) certifies at 95 % in at least 80 % of 300 random subsets drawn without replacement;
 * fixed-size sign tests (issue 34 item 1; beside the baseline, not replacing it): the same bisection for the exact sign test and
-  the randomised sign test (`certify_with_gold`'s new default), one human label drawn per gold item (own random stream, seed
+  the randomised sign test (`certify_with_gold(test='randomised sign', seed=...)`; the default from issue 34 to issue 42, now a betting test on D), one human label drawn per gold item (own random stream, seed
   [34, length of the design's name]);
 * sequential, uniform: median number of gold items (drawn uniformly without replacement) until `GoldSequence`'s e-process
   certifies, a user looking after every item (400 studies);
@@ -238,7 +238,7 @@ def main():
             "rounding of 1e-9 (tests/test_gold_sequence.py::test_rounding_at_the_end_of_the_pool_is_no_proof fails on the old code). "
             + note_two(tab, chosen) + " (3) The goal's baseline stays the plain certificate, as the issue defines it (today's default when the "
             "issue was filed). Beside it, the fixed-size sign tests of the issue's item 1: the randomised sign test, "
-            "`certify_with_gold`'s default now, needs fewer gold items than the plain certificate for 80 % power, so against it the "
+            "(the default from issue 34 to issue 42; since issue 42 the default is a deterministic betting test on D, nb 19) needs fewer gold items than the plain certificate for 80 % power, so against it the "
             "sequential + active ratio is larger (last ratio column). The two sign columns come from independent draws (300 subsets "
             "per n: SE 0.023 at 80 % power, bisection to 1 %), so where they are close their order is noise: the randomised test "
             "certifies whenever the exact one does on the same draws. (4) A sign-test-style e-process (betting on the discordant "
