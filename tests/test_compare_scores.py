@@ -80,6 +80,21 @@ def test_adjustment_equals_statsmodels(ours, theirs):
     np.testing.assert_allclose(f.adjusted_p, multipletests(f.p_value, method=theirs)[1], rtol=0, atol=1e-14)
 
 
+def test_several_systems_adjusted_together():
+    "B as dicts: each system's rows equal its own two-system call, and Holm runs over every comparison of every system."
+    ja, ga, jb, gb, by = sliced(np.random.default_rng(25), slices=3)
+    jc = pd.Series(np.where(np.random.default_rng(26).random(len(jb)) < 0.1, 1 - jb, jb), index=jb.index)
+    res = compare_scores(ja, ga, {"b": jb, "c": jc}, {"b": gb, "c": gb}, by=by, names=("a",))
+    f = res.to_frame()
+    assert list(f.system) == ["b"] * 3 + ["c"] * 3 and res.names == ("a", "b", "c") and "each of b, c - a" in repr(res)
+    cols = ["slice", "estimate", "lower", "upper", "p_value", "n_gold", "method", "note"]
+    for name, j in (("b", jb), ("c", jc)):
+        alone = compare_scores(ja, ga, j, gb, by=by).to_frame()
+        pd.testing.assert_frame_equal(f[f.system == name][cols].reset_index(drop=True), alone[cols])
+    np.testing.assert_allclose(f.adjusted_p, multipletests(f.p_value, method="holm")[1], rtol=0, atol=1e-14)
+    assert res.estimate.index.names == ["system", "slice"]
+
+
 def test_min_gold_rule():
     "A slice below min_gold gets no interval, no p-value, a reason, and is left out of the adjustment's count."
     ja, ga, jb, gb, by = sliced(np.random.default_rng(23), slices=3)
@@ -155,7 +170,9 @@ def test_bad_input_names_the_argument():
              (dict(min_gold=0), ValueError, "`min_gold` must be an int >= 2"),
              (dict(paired=1), TypeError, "`paired` must be True, False or None"),
              (dict(confidence=0.05), ValueError, "`confidence`"),
-             (dict(names=("v1",)), ValueError, "`names` must be two different")]
+             (dict(names=("v1", "v1")), ValueError, "`names` must be two different"),
+             (dict(judge_b={"v2": jb}), TypeError, "`gold_b` must be a dict"),
+             (dict(judge_b={"v2": jb}, gold_b={"v2": gb.to_numpy()}), TypeError, r"`gold_b\['v2'\]` must be a pandas Series")]
     for kw, err, msg in cases:
         args = dict(judge_a=ja, gold_a=ga, judge_b=jb, gold_b=gb) | kw
         before = ja.copy()

@@ -102,48 +102,50 @@ def _compare_slice(ja, ga, jb, gb, # one slice: the judge and the gold labels (f
 # %% ../../nbs/system_score/61_compare_systems.ipynb #ea1bb12a
 @dataclass(frozen=True, repr=False)
 class ScoreComparison:
-    "The corrected difference B - A of two systems' scores, one row per comparison (slice); intervals asymptotic, per comparison."
-    rows: pd.DataFrame   # slice, estimate, lower, upper, p_value, adjusted_p, n_gold, method, note
-    names: tuple         # (name of A, name of B)
+    "The corrected difference B - A of two systems' scores, one row per comparison (system B, slice); intervals asymptotic, per comparison."
+    rows: pd.DataFrame   # system, slice, estimate, lower, upper, p_value, adjusted_p, n_gold, method, note
+    names: tuple         # (name of A, name of each system B compared with it)
     confidence: float    # the level of each interval (per comparison, not simultaneous)
     adjust: str          # 'holm' or 'bh': how the p-values are adjusted across the comparisons with one
     min_gold: int        # the fewest gold items a comparison needs for an interval
     notes: tuple = ()
 
+    def _key(self): return "slice" if len(self.names) == 2 else ["system", "slice"]
+
     def _one(self, col):
-        return float(self.rows[col].iloc[0]) if len(self.rows) == 1 else self.rows.set_index("slice")[col]
+        return float(self.rows[col].iloc[0]) if len(self.rows) == 1 else self.rows.set_index(self._key())[col]
 
     @property
     def estimate(self):
-        "B - A: a float for one comparison, a Series by slice for several."
+        "B - A: a float for one comparison, a Series by slice (by system and slice for several systems B) for several."
         return self._one("estimate")
 
     @property
     def ci(self):
-        "(lower, upper) for one comparison, a DataFrame by slice for several."
+        "(lower, upper) for one comparison, a DataFrame by slice (by system and slice) for several."
         if len(self.rows) == 1: return float(self.rows.lower.iloc[0]), float(self.rows.upper.iloc[0])
-        return self.rows.set_index("slice")[["lower", "upper"]]
+        return self.rows.set_index(self._key())[["lower", "upper"]]
 
     def to_frame(self) -> pd.DataFrame:
-        "One row per comparison: slice, estimate, lower, upper, p_value, adjusted_p, n_gold, method, note."
+        "One row per comparison: system, slice, estimate, lower, upper, p_value, adjusted_p, n_gold, method, note."
         return self.rows.copy()
 
 # %% ../../nbs/system_score/61_compare_systems.ipynb #0ca6d591
 def _num(v, fmt=".3f"): return "-" if pd.isna(v) else format(v, fmt)
 
 def _header(self):
-    a, b = self.names
+    a, bs = self.names[0], self.names[1:]
     m = int(self.rows.p_value.notna().sum())
-    return (f"ScoreComparison ({b} - {a}; {self.confidence:.0%} asymptotic intervals, each per comparison; p-values "
+    return (f"ScoreComparison ({bs[0] if len(bs) == 1 else 'each of ' + ', '.join(map(str, bs))} - {a}; {self.confidence:.0%} asymptotic intervals, each per comparison; p-values "
             f"{'Holm' if self.adjust == 'holm' else 'Benjamini-Hochberg'}-adjusted across {m} comparison(s); "
             f"at least {self.min_gold} gold items per comparison)")
 
 def _repr(self):
-    lines = [_header(self)]
+    lines, who = [_header(self)], (lambda r: "") if len(self.names) == 2 else (lambda r: f"{r.system} ")
     for r in self.rows.itertuples():
-        lines.append(f"  {str(r.slice):>10} {_num(r.estimate):>7} [{_num(r.lower)}, {_num(r.upper)}]  p={_num(r.p_value, '.3g')}"
+        lines.append(f"  {who(r)}{str(r.slice):>10} {_num(r.estimate):>7} [{_num(r.lower)}, {_num(r.upper)}]  p={_num(r.p_value, '.3g')}"
                      f"  adj={_num(r.adjusted_p, '.3g')}  n_gold={r.n_gold:<5} {r.method}")
-    lines += [f"  {r.slice}: {r.note}" for r in self.rows.itertuples()]
+    lines += [f"  {who(r)}{r.slice}: {r.note}" for r in self.rows.itertuples()]
     return "\n".join(lines + [f"note: {n}" for n in self.notes])
 
 def _repr_html(self):
@@ -165,10 +167,9 @@ def _numeric(x, name):
                         "(e.g. (labels == 'pass').astype(int)).")
     return v.astype(float)
 
-def _check_system(judge, gold, s):
-    "(judge, gold) of one system as float Series; errors naming judge_<s> or gold_<s>."
-    jn, gn = f"judge_{s}", f"gold_{s}"
-    judge = _check_series(judge, jn, f"the judge's verdict or score on each of system {s.upper()}'s answers")
+def _check_system(judge, gold, jn, gn):
+    "(judge, gold) of one system as float Series; errors naming the arguments `jn` and `gn`."
+    judge = _check_series(judge, jn, "the judge's verdict or score on each of the system's answers")
     if judge.isna().any():
         raise ValueError(f"`{jn}` has {int(judge.isna().sum())} missing values; the judge must score every item: drop the "
                          f"unscored items from `{jn}` first.")
@@ -177,6 +178,15 @@ def _check_system(judge, gold, s):
     gold = _check_series(gold, gn, "human labels, NaN where unlabelled").dropna()
     _gold_positions(judge, gold.index, gn)
     return _numeric(judge, jn), _numeric(gold, gn)
+
+def _check_systems(judge_b, gold_b, names):
+    "{name: (judge, gold)} of the systems compared with A: one (Series) or several (dicts with the same keys)."
+    if not isinstance(judge_b, dict): return {(list(names) + ["B"])[1]: _check_system(judge_b, gold_b, "judge_b", "gold_b")}
+    if not isinstance(gold_b, dict) or set(gold_b) != set(judge_b) or not judge_b:
+        raise TypeError("`gold_b` must be a dict with the same system names as `judge_b` (several systems B), got "
+                        f"{type(gold_b).__name__} {list(gold_b) if isinstance(gold_b, dict) else ''}.")
+    if names[0] in judge_b: raise ValueError(f"`names`: A is called {names[0]!r}, which also names a system in `judge_b`; rename one.")
+    return {k: _check_system(judge_b[k], gold_b[k], f"judge_b[{k!r}]", f"gold_b[{k!r}]") for k in judge_b}
 
 # %% ../../nbs/system_score/61_compare_systems.ipynb #8dcffad8
 def _check_by(by, items):
@@ -189,43 +199,44 @@ def _check_by(by, items):
     return s
 
 def _check_compare_args(paired, adjust, min_gold, confidence, names):
-    "The scalar arguments of compare_scores, or an error naming the argument."
+    "The other arguments of compare_scores, or an error naming the argument."
     if paired is not None and not isinstance(paired, (bool, np.bool_)):
         raise TypeError(f"`paired` must be True, False or None (paired when at least `min_gold` items are gold-labelled for both), got {paired!r}.")
     if adjust not in ADJUSTMENTS: raise ValueError(f"`adjust` must be one of {ADJUSTMENTS}, got {adjust!r}.")
     if isinstance(min_gold, bool) or not isinstance(min_gold, (int, np.integer)) or min_gold < 2:
         raise ValueError(f"`min_gold` must be an int >= 2 (the fewest gold items a comparison needs for an interval), got {min_gold!r}.")
-    if not (isinstance(names, (tuple, list)) and len(names) == 2 and names[0] != names[1]):
-        raise ValueError(f"`names` must be two different names for A and B, e.g. ('v1', 'v2'), got {names!r}.")
+    if not (isinstance(names, (tuple, list)) and len(names) in (1, 2) and len(set(names)) == len(names)):
+        raise ValueError(f"`names` must be two different names for A and B, e.g. ('v1', 'v2') (or A's name alone), got {names!r}.")
     return check_confidence(confidence)
 
 # %% ../../nbs/system_score/61_compare_systems.ipynb #483fa8bb
 def compare_scores(judge_a:pd.Series, # the judge's 0/1 verdict or score on each of A's answers, indexed by item id
                    gold_a:pd.Series, # human labels of A's answers on the labelled items (NaN or absent elsewhere)
-                   judge_b:pd.Series, # the same judge on B's answers
-                   gold_b:pd.Series, # human labels of B's answers
+                   judge_b:pd.Series|dict, # the same judge on B's answers; or {name: Series} for several systems, each compared with A
+                   gold_b:pd.Series|dict, # human labels of B's answers; or {name: Series} with the same names
                    by:pd.Series|None=None, # a slice label per item: one comparison per slice (None: one comparison)
                    paired:bool|None=None, # None: paired when >= min_gold items are gold-labelled for both systems
                    adjust:str="holm", # p-value adjustment across the comparisons: 'holm' or 'bh'
                    min_gold:int=30, # the fewest gold items a comparison needs for an interval
                    confidence:float=0.95, # the level of each interval (per comparison)
-                   names:tuple=("A", "B"), # how A and B are called in the output
+                   names:tuple=("A", "B"), # how A and B are called in the output (several systems: B's names are the dict's keys)
                   ) -> ScoreComparison:
     "The corrected difference B - A of two systems' scores under one judge, with asymptotic intervals: paired PPI++ where items are shared, independent otherwise."
-    (ja, ga), (jb, gb) = _check_system(judge_a, gold_a, "a"), _check_system(judge_b, gold_b, "b")
     confidence = _check_compare_args(paired, adjust, min_gold, confidence, names)
-    slices = _check_by(by, ja.index.union(jb.index, sort=False))
+    ja, ga = _check_system(judge_a, gold_a, "judge_a", "gold_a")
+    systems = _check_systems(judge_b, gold_b, names)
+    slices = _check_by(by, ja.index.union(pd.Index(np.concatenate([jb.index for jb, _ in systems.values()])).unique(), sort=False))
     labels = pd.unique(slices)
     try: labels = sorted(labels)
     except TypeError: pass
-    values = np.concatenate([ja, ga, jb, gb])
+    values = np.concatenate([ja, ga, *(np.concatenate([jb, gb]) for jb, gb in systems.values())])
     bound = 1.0 if ((values >= 0) & (values <= 1)).all() else np.inf      # rates: a difference lies in [-1, 1]
-    rows = []
-    for s in labels:
-        keep = lambda x: x[slices.reindex(x.index).to_numpy() == s]
-        vals, n, method, note = _compare_slice(keep(ja), keep(ga), keep(jb), keep(gb), paired, int(min_gold), 1 - confidence, bound)
-        rows.append((s, *vals, n, method, note))
-    df = pd.DataFrame(rows, columns=["slice", "estimate", "lower", "upper", "p_value", "n_gold", "method", "note"])
-    df.insert(5, "adjusted_p", adjust_pvalues(df.p_value, adjust))
-    notes = [f"intervals are per comparison at {confidence:.0%}, not simultaneous; decide across slices on adjusted_p"] if len(df) > 1 else []
-    return ScoreComparison(df, tuple(names), confidence, adjust, int(min_gold), tuple(notes))
+    keep = lambda x, s: x[slices.reindex(x.index).to_numpy() == s]
+    rows = [(b, s, *_flat(_compare_slice(keep(ja, s), keep(ga, s), keep(jb, s), keep(gb, s), paired, int(min_gold), 1 - confidence, bound)))
+            for b, (jb, gb) in systems.items() for s in labels]
+    df = pd.DataFrame(rows, columns=["system", "slice", "estimate", "lower", "upper", "p_value", "n_gold", "method", "note"])
+    df.insert(6, "adjusted_p", adjust_pvalues(df.p_value, adjust))
+    notes = [f"intervals are per comparison at {confidence:.0%}, not simultaneous; decide across comparisons on adjusted_p"] if len(df) > 1 else []
+    return ScoreComparison(df, (names[0], *systems), confidence, adjust, int(min_gold), tuple(notes))
+
+def _flat(r): return (*r[0], *r[1:])
