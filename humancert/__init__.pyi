@@ -242,6 +242,10 @@ from .system_score.corrected_score import (
     CorrectedScore as CorrectedScore,
     corrected_score as corrected_score,
 )
+from .system_score.compare import (
+    ScoreComparison as ScoreComparison,
+    compare_scores as compare_scores,
+)
 from .ceiling.iaa import (
     simulate_annotators as simulate_annotators,
     iaa_experiment1 as iaa_experiment1,
@@ -384,6 +388,8 @@ __all__ = [
     'compare_judges',
     'CorrectedScore',
     'corrected_score',
+    'ScoreComparison',
+    'compare_scores',
     'GoldCertificate',
     'certify_with_gold',
     'gold_learning_curve',
