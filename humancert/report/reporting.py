@@ -1202,7 +1202,7 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> Report:
     "`make_report` for a long table of any size: counts, agreement and the per-annotator sums are computed where the table lives; only per-item counts reach Python."
-    from humancert.data.tables import open_table, table_counts, check_table_args       # DuckDB loads only for a table
+    from humancert.data.tables import open_table, table_counts, check_table_args, item_parts       # DuckDB loads only for a table
     from humancert.agreement.at_scale import table_summary, annotator_table
     column = _model_column(model, soft_model)
     delta, seed = _check_report_args(None, confidence, delta, n_bootstrap, max_k, clip, seed, top_annotators)
@@ -1210,9 +1210,11 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
     lf, classes = open_table(source, {"item": item, "annotator": annotator, "label": label, "model": column}, labels,
                         memory_limit, threads, temp_directory, progress)
     with _engine_memory(memory_limit):
-        ann, by_column = table_counts(lf, item, annotator, label, classes, column)
-        summary = table_summary(lf, ann, item, annotator, label)
-        annot = None if annotator is None else annotator_table(lf, item, annotator, label, column, top_annotators)
+        parts = item_parts(lf, item, [item, annotator, label, column])     # a large table: parts of disjoint items, bounded disk
+        ann, by_column = table_counts(parts, item, annotator, label, classes, column)
+        summary = table_summary(parts, ann, item, annotator, label)
+        annot = None if annotator is None else annotator_table(parts, item, annotator, label, column, top_annotators)
+        del parts                                                           # its Parquet parts go now, not at exit
     notes = list(notes) + [f"the table was reduced where it lives ({lf.implementation.name.lower()}): per-item counts, pairwise and per-annotator "
                            "sums were computed there, and no label was read into Python"]
     if isinstance(model, pd.Series) and annot is not None:
