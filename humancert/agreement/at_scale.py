@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..data.annotations import tidy_label
-from ..data.tables import open_table, table_counts, check_table_args, checked_histogram, check_model_labels, item_parts, _split
+from ..data.tables import open_table, table_counts, check_table_args, checked_histogram, check_model_labels, item_parts, as_parts
 import narwhals.stable.v2 as nw   # after data.tables, whose import names the `tables` extra when it is missing
 from .measures import AnnotatorAgreement, AgreementSummary, agreement_summary, check_top, _pairwise_measures
 
@@ -81,7 +81,7 @@ def _top_pair_tables(bases, item, annotator, label, frame, m):
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #60ab945f
 def annotator_table(lf, item, annotator, label, model, top):
     "The per-annotator sums and the top annotators' pair sums, in the engine (part by part: `item_parts`), of a table already checked: the `AnnotatorAgreement`."
-    queries = [_annotator_query(p, item, annotator, label, model) for p in _split(lf)]
+    queries = [_annotator_query(p, item, annotator, label, model) for p in as_parts(lf)]
     per = _summed([q[1].collect().to_pandas() for q in queries], [annotator])
     frame = _per_annotator_frame(per, _summed([q[2].collect().to_pandas() for q in queries], [annotator, "_n"]), annotator, model)
     m = min(top, len(frame))
@@ -156,7 +156,7 @@ def table_summary(lf, ann, item, annotator, label):
     "`agreement_summary` of the table whose per-item counts are `ann`: count measures from `ann`, pairwise ones from per-pair sums in the engine (part by part: `item_parts`)."
     s = agreement_summary(ann)
     if annotator is None: return s
-    each = [_labels_per_annotator(p, item, annotator, label) for p in _split(lf)]
+    each = [_labels_per_annotator(p, item, annotator, label) for p in as_parts(lf)]
     per = _summed([e[1] for e in each], [annotator]).sort_values(annotator, kind="stable")
     K = len(per)
     if K < 2: raise ValueError(f"`annotator`: column {annotator!r} names {K} annotator(s); agreement between annotators needs at least two.")

@@ -1163,11 +1163,14 @@ def _repr_html_(self:Report): return _to_html(self, {})
 # %% ../../nbs/report/80_report.ipynb #71d99ca9
 @contextmanager
 def _engine_memory(memory_limit):
-    "DuckDB running out of its memory limit, raised as a ValueError that names `memory_limit` and says what to do."
+    "DuckDB running out of its memory limit or of temporary disk, raised as a ValueError that names `memory_limit` or TMPDIR and says what to do."
     import duckdb
-    from humancert.data.tables import out_of_memory_error
+    from humancert.data.tables import out_of_memory_error, out_of_disk_error, DISK_FULL
     try: yield
     except duckdb.OutOfMemoryException as e: out_of_memory_error(memory_limit, e)
+    except duckdb.Error as e:
+        if any(s in str(e).lower() for s in DISK_FULL): out_of_disk_error(e)
+        raise
 
 # %% ../../nbs/report/80_report.ipynb #22b72a03
 def _model_column(model, soft_model):
