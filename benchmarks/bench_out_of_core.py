@@ -48,7 +48,7 @@ def _du(p):
 
 
 def run(args, tmp):
-    "The command in a fresh process with TMPDIR a fresh folder: (return code, seconds, peak temporary bytes, peak RSS MB, stderr tail)."
+    "The command in a fresh process with TMPDIR a fresh folder: (return code, seconds, CPU seconds, peak temporary bytes, peak RSS MB, bytes left, stderr tail)."
     tdir = Path(tempfile.mkdtemp(prefix="tmpdir-", dir=tmp))
     env = dict(os.environ, TMPDIR=str(tdir))
     peak, done = [0], threading.Event()
@@ -56,15 +56,17 @@ def run(args, tmp):
         while not done.is_set():
             peak[0] = max(peak[0], _du(tdir)); time.sleep(0.5)
     th = threading.Thread(target=poll, daemon=True); th.start()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = r0.ru_maxrss
     t = time.perf_counter()
     res = subprocess.run([shutil.which("humancert") or "humancert", *args], capture_output=True, text=True, env=env)
     s = time.perf_counter() - t
     done.set(); th.join()
-    rss = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rss, cpu = max(before, r1.ru_maxrss) / 1024, r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
     left = _du(tdir)
     shutil.rmtree(tdir, ignore_errors=True)
-    return res.returncode, s, peak[0], rss, left, res.stderr.strip()[-300:]
+    return res.returncode, s, cpu, peak[0], rss, left, res.stderr.strip()[-300:]
 
 
 def _same(a, b, path="report"):
@@ -96,9 +98,9 @@ def main():
         load = os.getloadavg()[0]
         out = tmp / f"out-{f.name}"
         shutil.rmtree(out, ignore_errors=True)
-        code, s, peak, rss, left, err = run(["report", str(f), *common, "--out-of-core", "--memory-limit", a.memory_limit, "--out", str(out)], tmp)
+        code, s, cpu, peak, rss, left, err = run(["report", str(f), *common, "--out-of-core", "--memory-limit", a.memory_limit, "--out", str(out)], tmp)
         rows.append({"input": f.name, "bytes": f.stat().st_size, "labels": int(a.items) * 8, "memory_limit": a.memory_limit, "rc": code,
-                     "seconds": round(s, 1), "peak_temp_mb": round(peak / 1e6), "left_temp_mb": round(left / 1e6),
+                     "seconds": round(s, 1), "cpu_s": round(cpu, 1), "peak_temp_mb": round(peak / 1e6), "left_temp_mb": round(left / 1e6),
                      "peak_rss_mb": round(rss), "load_before": round(load, 1), "error": err if code else ""})
         print(rows[-1], flush=True)
     sample = tmp / "sample.csv"
@@ -108,10 +110,10 @@ def main():
         out = tmp / f"out-sample-{mode.replace(' ', '-')}"
         shutil.rmtree(out, ignore_errors=True)
         extra = ["--out-of-core", "--memory-limit", a.memory_limit] if mode == "out of core" else []
-        code, s, peak, rss, left, err = run(["report", str(sample), *common, *extra, "--out", str(out)], tmp)
+        code, s, cpu, peak, rss, left, err = run(["report", str(sample), *common, *extra, "--out", str(out)], tmp)
         outs[mode] = json.loads((out / "report.json").read_text()) if code == 0 else None
         rows.append({"input": f"sample.csv ({mode})", "bytes": sample.stat().st_size, "labels": int(a.sample) * 8,
-                     "memory_limit": a.memory_limit if extra else "-", "rc": code, "seconds": round(s, 1), "peak_temp_mb": round(peak / 1e6),
+                     "memory_limit": a.memory_limit if extra else "-", "rc": code, "seconds": round(s, 1), "cpu_s": round(cpu, 1), "peak_temp_mb": round(peak / 1e6),
                      "left_temp_mb": round(left / 1e6), "peak_rss_mb": round(rss), "load_before": round(os.getloadavg()[0], 1), "error": err if code else ""})
         print(rows[-1], flush=True)
     import pandas as pd
@@ -127,7 +129,7 @@ def main():
           f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared: `load_before` is the 1-minute load average when the run started), "
           f"Python {platform.python_version()}. Command: `python benchmarks/bench_out_of_core.py --tmp DIR`. Each run is "
           "`humancert report FILE --format long --model model --out-of-core --memory-limit 1GB --out DIR` in a fresh process whose TMPDIR "
-          "is a fresh folder, polled every 0.5 s: `peak_temp_mb` is the most it held (DuckDB's spill files and the Parquet parts of the "
+          "is a fresh folder, polled every 0.5 s (`cpu_s`: its user + system CPU seconds, all threads): `peak_temp_mb` is the most it held (DuckDB's spill files and the Parquet parts of the "
           "items), `left_temp_mb` what was left after the command exited. Tables: 8 labels per item from 40 annotators, three classes, "
           "a model column, written by DuckDB's `range`.", "",
           df.drop(columns=["error"]).to_markdown(index=False), "",
