@@ -120,7 +120,9 @@ def connect_engine(memory_limit, threads, temp_directory=None, progress=None):
 # %% ../../nbs/data/05_scale.ipynb #5e8e6019
 def _check_csv_header(con, s):
     "Each CSV's header as written (DuckDB renames a repeated name: r0, r0_1): every name once, in every file of a glob."
-    for f in [r[0] for r in con.execute("SELECT file FROM glob(?)", [s]).fetchall()] or [s]:
+    try: files = [r[0] for r in con.execute("SELECT file FROM glob(?)", [s]).fetchall()]
+    except duckdb.Error: files = []                                     # a remote URI DuckDB cannot list: the URI itself
+    for f in files or [s]:
         names = ["" if h is None else str(h).strip() for h in con.read_csv(f, header=False, all_varchar=True).limit(1).fetchall()[0]]
         dup = sorted({h for h in names if h and names.count(h) > 1})
         if dup: raise ValueError(f"`source`: the header of {f!r} names {dup[0]!r} more than once; give each column its own name.")
@@ -282,7 +284,7 @@ def check_model_labels(values, model, classes):
     if bad: raise ValueError(f"`model`: column {model!r} has labels {bad[:5]!r} that are not classes {list(classes)!r}.")
 
 # %% ../../nbs/data/05_scale.ipynb #a8606977
-PART_BYTES = 100    # DuckDB memory a label row takes in the per-item groupings and joins (measured, benchmarks/out_of_core.md)
+PART_BYTES = 100    # DuckDB memory allowed per label row in the per-item groupings and joins (a part gets half the limit)
 
 class ItemParts(list):
     "Lazy frames of the same table over disjoint sets of items (by a hash of the item id); `whole` is the table itself."

@@ -75,7 +75,9 @@ def _check_header(names, p, flag):
 def _check_csv_headers(path, flag):
     "Every CSV that a glob or URI names, its header as written checked as a local file's is (each name once)."
     import duckdb
-    for f in [r[0] for r in duckdb.execute("SELECT file FROM glob(?)", [path]).fetchall()] or [path]:
+    try: files = [r[0] for r in duckdb.execute("SELECT file FROM glob(?)", [path]).fetchall()]
+    except duckdb.Error: files = []                                     # a remote URI DuckDB cannot list: the URI itself
+    for f in files or [path]:
         _check_header(["" if h is None else h for h in duckdb.read_csv(f, header=False, all_varchar=True).limit(1).fetchall()[0]], f, flag)
 
 def _read_glob(path, flag):
