@@ -144,7 +144,7 @@ def main():
           f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared: `load_before` is the 1-minute load average when the run started), "
           f"Python {platform.python_version()}. Command: `python benchmarks/bench_out_of_core.py --tmp DIR`. Each run is "
           "`humancert report FILE --format long --model model --out-of-core --memory-limit 1GB --out DIR` in a fresh process whose TMPDIR "
-          "is a fresh folder, polled every 0.5 s (`cpu_s`: its user + system CPU seconds, all threads): `peak_temp_mb` is the most it held (DuckDB's spill files and the Parquet parts of the "
+          "is a fresh folder, polled every 0.5 s" + (" (`cpu_s`: its user + system CPU seconds, all threads)" if "cpu_s" in df else "") + ": `peak_temp_mb` is the most it held (DuckDB's spill files and the Parquet parts of the "
           "items), `left_temp_mb` what was left after the command exited. Tables: 8 labels per item from 40 annotators, three classes, "
           "a model column, written by DuckDB's `range`.", "",
           df.drop(columns=["error"]).to_markdown(index=False), "",

@@ -84,4 +84,4 @@ def test_help_says_how_much_temporary_disk(capsys):
     "`humancert report --help` tells how much temporary disk --out-of-core needs, and where (TMPDIR)."
     assert main(["report", "--help"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "needs free temporary disk (TMPDIR) of about a fifth of a CSV INPUT's size" in out, out[-2000:]
+    assert "needs free temporary disk (TMPDIR) of about half a CSV INPUT's size" in out, out[-2000:]

@@ -83,8 +83,8 @@ def _remove_spill(d):
     _SPILLS.discard(d); shutil.rmtree(d, ignore_errors=True)
 
 # %% ../../nbs/data/05_scale.ipynb #b25fbefa
-TEMP_DISK = ("--out-of-core (and the *_from_table functions) need free temporary disk of about a fifth of a CSV's size (or "
-             "the size of a Parquet table) for a table larger than the memory limit: its labels are written there once as "
+TEMP_DISK = ("--out-of-core (and the *_from_table functions) need free temporary disk of about half a CSV's size (or "
+             "four times a Parquet table's) for a table larger than the memory limit: its labels are written there once as "
              "Parquet, in parts of disjoint items (benchmarks/out_of_core.md)")
 
 def _spill_directory(con):
