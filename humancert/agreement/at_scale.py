@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..data.annotations import tidy_label
-from ..data.tables import open_table, table_counts, check_table_args, checked_histogram, check_model_labels
+from ..data.tables import open_table, table_counts, check_table_args, checked_histogram, check_model_labels, item_parts, as_parts
 from ..data.tables import nw   # narwhals, imported when a query is first built: this module loads without the `tables` extra
 from .measures import AnnotatorAgreement, AgreementSummary, agreement_summary, check_top, _pairwise_measures
 
@@ -39,6 +39,12 @@ def _others_sum(same, annotator):
     v = pd.Series(same["_same"].to_numpy(np.float64) / (same["_n"].to_numpy(np.float64) - 1), index=same[annotator].to_numpy())
     return v.groupby(level=0, sort=False).agg(lambda s: float(np.add.reduce(s.to_numpy())))
 
+# %% ../../nbs/agreement/08_agreement_at_scale.ipynb #b3410f8e
+def _summed(frames, keys):
+    "The engine's integer sums from each part of the items (`item_parts`), added by `keys` (exact: the parts hold disjoint items)."
+    if len(frames) == 1: return frames[0]
+    return pd.concat(frames, ignore_index=True).groupby(keys, sort=False, dropna=False).sum().reset_index()
+
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #782687f6
 def _pair_query(base, item, annotator, label, top_ids):
     "Items shared and labels agreeing for every ordered pair of the top annotators, in the engine."
@@ -48,11 +54,11 @@ def _pair_query(base, item, annotator, label, top_ids):
     return pairs.group_by(annotator, "_b").agg(nw.len().alias("common"), (nw.col(label) == nw.col("_lb")).cast(nw.Int64).sum().alias("agree"))
 
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #7a114fe6
-def _per_annotator_frame(per_q, same_q, annotator, model):
-    "The per-annotator figures from the engine's sums, most labels first (ties by id), as `annotator_agreement` gives them."
-    per = per_q.collect().to_pandas().sort_values(annotator, kind="stable")
+def _per_annotator_frame(per, same, annotator, model):
+    "The per-annotator figures from the engine's sums (pandas), most labels first (ties by id), as `annotator_agreement` gives them."
+    per = per.sort_values(annotator, kind="stable")
     per = per.iloc[np.argsort(-per["labels"].to_numpy(), kind="stable")].set_index(annotator)
-    per["others"] = _others_sum(same_q.collect().to_pandas(), annotator).reindex(per.index, fill_value=0.0).to_numpy()
+    per["others"] = _others_sum(same, annotator).reindex(per.index, fill_value=0.0).to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
         frame = pd.DataFrame({"labels": per["labels"].to_numpy(np.int64), "labels on shared items": per["shared"].to_numpy(np.int64),
                               "agreement with the others": np.where(per["shared"] > 0, per["others"].to_numpy(float) / per["shared"].to_numpy(float), np.nan)},
@@ -61,10 +67,10 @@ def _per_annotator_frame(per_q, same_q, annotator, model):
     return frame
 
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #9d455e9b
-def _top_pair_tables(base, item, annotator, label, frame, m):
-    "Agreement and shared items of the first `m` annotators of `frame`, from the engine's pair sums, as tables."
+def _top_pair_tables(bases, item, annotator, label, frame, m):
+    "Agreement and shared items of the first `m` annotators of `frame`, from the engine's pair sums over the parts `bases`, as tables."
     names = frame.index[:m]
-    pairs = _pair_query(base, item, annotator, label, names.tolist()).collect().to_pandas()
+    pairs = _summed([_pair_query(b, item, annotator, label, names.tolist()).collect().to_pandas() for b in bases], [annotator, "_b"])
     slot = pd.Series(np.arange(m), index=names)
     a, b = slot.loc[pairs[annotator]].to_numpy(), slot.loc[pairs["_b"]].to_numpy()
     common, vals = np.zeros((m, m), np.int64), np.full((m, m), np.nan)
@@ -74,11 +80,12 @@ def _top_pair_tables(base, item, annotator, label, frame, m):
 
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #60ab945f
 def annotator_table(lf, item, annotator, label, model, top):
-    "The per-annotator sums and the top annotators' pair sums, in the engine, of a table already checked: the `AnnotatorAgreement`."
-    base, per_q, same_q = _annotator_query(lf, item, annotator, label, model)
-    frame = _per_annotator_frame(per_q, same_q, annotator, model)
+    "The per-annotator sums and the top annotators' pair sums, in the engine (part by part: `item_parts`), of a table already checked: the `AnnotatorAgreement`."
+    queries = [_annotator_query(p, item, annotator, label, model) for p in as_parts(lf)]
+    per = _summed([q[1].collect().to_pandas() for q in queries], [annotator])
+    frame = _per_annotator_frame(per, _summed([q[2].collect().to_pandas() for q in queries], [annotator, "_n"]), annotator, model)
     m = min(top, len(frame))
-    table, common = _top_pair_tables(base, item, annotator, label, frame, m)
+    table, common = _top_pair_tables([q[0] for q in queries], item, annotator, label, frame, m)
     if model is not None: table["model"] = frame["agreement with the model"].to_numpy()[:m]
     return AnnotatorAgreement(frame, table, common, m, len(frame))
 
@@ -100,9 +107,10 @@ def annotator_agreement_from_table(source, # as for Annotations.from_table
     top = check_top(top)
     lf, classes = open_table(source, {"item": item, "annotator": annotator, "label": label, "model": model}, labels,
                         memory_limit, threads, temp_directory)
-    checks = checked_histogram(lf, item, annotator, label, classes, model, counts=False)
+    parts = item_parts(lf, item, [item, annotator, label, model])
+    checks = checked_histogram(parts, item, annotator, label, classes, model, counts=False)
     if model is not None: check_model_labels(checks["_m"], model, classes)
-    return annotator_table(lf, item, annotator, label, model, top)
+    return annotator_table(parts, item, annotator, label, model, top)
 
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #477a2bf1
 def _pair_confusion_query(base, item, annotator, label):
@@ -145,14 +153,15 @@ def _shape_with_annotators(shape, K, n_items):
 
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #58ab6b31
 def table_summary(lf, ann, item, annotator, label):
-    "`agreement_summary` of the table whose per-item counts are `ann`: count measures from `ann`, pairwise ones from per-pair sums in the engine."
+    "`agreement_summary` of the table whose per-item counts are `ann`: count measures from `ann`, pairwise ones from per-pair sums in the engine (part by part: `item_parts`)."
     s = agreement_summary(ann)
     if annotator is None: return s
-    base, per = _labels_per_annotator(lf, item, annotator, label)
+    each = [_labels_per_annotator(p, item, annotator, label) for p in as_parts(lf)]
+    per = _summed([e[1] for e in each], [annotator]).sort_values(annotator, kind="stable")
     K = len(per)
     if K < 2: raise ValueError(f"`annotator`: column {annotator!r} names {K} annotator(s); agreement between annotators needs at least two.")
     shape = _shape_with_annotators(s.shape, K, ann.n_items)
-    conf = _pair_confusion_query(base, item, annotator, label).collect().to_pandas()   # pairs x C^2 rows at most
+    conf = _summed([_pair_confusion_query(e[0], item, annotator, label).collect().to_pandas() for e in each], [annotator, "_b", label, "_lb"])
     codes = pd.Series(np.arange(K), index=per[annotator].to_numpy())
     a, b, common, agree, chance = _pair_sums_from_confusion(conf, annotator, label, codes, ann.classes)
     who = SimpleNamespace(annotators=pd.Index(per[annotator].to_numpy(), name=annotator))
@@ -172,5 +181,6 @@ def agreement_summary_from_table(source, # as for Annotations.from_table
     "`agreement_summary` computed where the table lives: per-item counts for the count measures, per-pair sums for the pairwise ones."
     check_table_args(item, annotator, label, False)
     lf, classes = open_table(source, {"item": item, "annotator": annotator, "label": label}, labels, memory_limit, threads, temp_directory)
-    ann, _ = table_counts(lf, item, annotator, label, classes)
-    return table_summary(lf, ann, item, annotator, label)
+    parts = item_parts(lf, item, [item, annotator, label])
+    ann, _ = table_counts(parts, item, annotator, label, classes)
+    return table_summary(parts, ann, item, annotator, label)

@@ -57,7 +57,9 @@ def _duckdb_read(path, flag, what):
     import duckdb
     fn = _duckdb_reader(path)
     if fn is None: raise ValueError(f"{flag}: {what} must end in .parquet, .csv or .jsonl (e.g. 'labels/*.parquet'), got {str(path)!r}.")
-    try: return getattr(duckdb, fn)(str(path)).df()
+    try:
+        if fn == "read_csv": _check_csv_headers(str(path), flag)     # DuckDB would rename a repeated name (r0, r0_1)
+        return getattr(duckdb, fn)(str(path)).df()
     except duckdb.Error as e:
         msg = str(e).splitlines()[0][:200]
         if "extension" in str(e).lower():
@@ -65,18 +67,6 @@ def _duckdb_read(path, flag, what):
                              f"not available here ({msg}); install it where there is network access (python -c \"import duckdb; "
                              "duckdb.install_extension('httpfs')\"), or download the file and give its local path.") from None
         raise ValueError(f"{flag}: {what} {str(path)!r} could not be read ({msg}); check it.") from None
-
-def _read_glob(path, flag):
-    "The files matching a glob, read by DuckDB as one table (Parquet, CSV or JSON lines, by the pattern's ending)."
-    return _duckdb_read(path, flag, "the glob")
-
-# %% ../../nbs/report/90_cli.ipynb #08ef86c8
-def _csv_as_text_labels(p, sep):
-    "A CSV as pandas reads it, except that only empty cells are missing ('None', 'NA' are labels) and true/false columns stay text, as --out-of-core reads them."
-    df = pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""])
-    bools = [c for c in df.columns if pd.api.types.is_bool_dtype(df[c]) or
-             (df[c].dtype == object and any(isinstance(v, bool) for v in df[c].unique()))]
-    return pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""], dtype={c: str for c in bools}) if bools else df
 
 def _check_header(names, p, flag):
     "A CSV header with a name for every column but the first (an index may be unnamed), each name once."
@@ -89,6 +79,26 @@ def _check_header(names, p, flag):
     if dup:
         raise ValueError(f"{flag}: the header of {str(p)!r} names {dup[0]!r} more than once; each column needs its own name "
                          f"(read as they are, the repeats would become separate annotators '{dup[0]}' and '{dup[0]}.1').")
+
+def _check_csv_headers(path, flag):
+    "Every CSV that a glob or URI names, its header as written checked as a local file's is (each name once)."
+    import duckdb
+    try: files = [r[0] for r in duckdb.execute("SELECT file FROM glob(?)", [path]).fetchall()]
+    except duckdb.Error: files = []                                     # a remote URI DuckDB cannot list: the URI itself
+    for f in files or [path]:
+        _check_header(["" if h is None else h for h in duckdb.read_csv(f, header=False, all_varchar=True).limit(1).fetchall()[0]], f, flag)
+
+def _read_glob(path, flag):
+    "The files matching a glob, read by DuckDB as one table (Parquet, CSV or JSON lines, by the pattern's ending)."
+    return _duckdb_read(path, flag, "the glob")
+
+# %% ../../nbs/report/90_cli.ipynb #08ef86c8
+def _csv_as_text_labels(p, sep):
+    "A CSV as pandas reads it, except that only empty cells are missing ('None', 'NA' are labels) and true/false columns stay text, as --out-of-core reads them."
+    df = pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""])
+    bools = [c for c in df.columns if pd.api.types.is_bool_dtype(df[c]) or
+             (df[c].dtype == object and any(isinstance(v, bool) for v in df[c].unique()))]
+    return pd.read_csv(p, sep=sep, keep_default_na=False, na_values=[""], dtype={c: str for c in bools}) if bools else df
 
 # %% ../../nbs/report/90_cli.ipynb #a606b77e
 import gzip, zlib
@@ -618,7 +628,7 @@ def _table_columns(input, memory_limit, progress):
     from humancert.data.tables import lazy_table, connect_engine    # DuckDB loads only when --out-of-core asks for it
     try: return list(lazy_table(input, connect_engine(memory_limit, None, progress=progress)).collect_schema().names())
     except Exception as e:
-        if isinstance(e, ValueError) and "memory_limit" in str(e): raise
+        if isinstance(e, ValueError) and any(s in str(e) for s in ("memory_limit", "TMPDIR", "more than once")): raise     # not INPUT's fault
         raise ValueError(f"INPUT: {str(input)!r} could not be read ({str(e).splitlines()[0][:200]}); check the file or the glob.") from None
 
 # %% ../../nbs/report/90_cli.ipynb #fd86f111
@@ -798,7 +808,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            out:str=None, # also write report.md, report.json and PNG plots into this folder (with judges, CSVs too: a text cell starting with = + - @ gets a leading ' so a spreadsheet shows it, not runs it)
            force:bool=False, # overwrite a report already in --out
            quiet:bool=False, # print nothing (errors still go to stderr); for scripts
-           out_of_core:bool=False, # long format: reduce INPUT where it lives (DuckDB): counts, agreement and the annotator view are computed there and no label is read into memory, for tables larger than memory
+           out_of_core:bool=False, # long format: reduce INPUT where it lives (DuckDB): counts, agreement and the annotator view are computed there and no label is read into memory, for tables larger than memory; needs free temporary disk (TMPDIR) of about half a CSV INPUT's size (the labels written once as Parquet, in parts, and DuckDB's spill)
            memory_limit:str=None, # --out-of-core: DuckDB's memory limit, e.g. 4GB (default 2GB; it spills to disk beyond it)
            duplicates:str=None, # long and label-studio formats: one annotator labelling one item twice: error (default), first or last
            level:str=None, # scale of the labels: nominal, ordinal (numbers, or --labels in scale order), interval or ratio (numbers); default the data's own (nominal for a file)

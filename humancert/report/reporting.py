@@ -1180,11 +1180,14 @@ def _repr_html_(self:Report): return _to_html(self, {})
 # %% ../../nbs/report/80_report.ipynb #71d99ca9
 @contextmanager
 def _engine_memory(memory_limit):
-    "DuckDB running out of its memory limit, raised as a ValueError that names `memory_limit` and says what to do."
+    "DuckDB running out of its memory limit or of temporary disk, raised as a ValueError that names `memory_limit` or TMPDIR and says what to do."
     import duckdb
-    from humancert.data.tables import out_of_memory_error
+    from humancert.data.tables import out_of_memory_error, out_of_disk_error, DISK_FULL
     try: yield
     except duckdb.OutOfMemoryException as e: out_of_memory_error(memory_limit, e)
+    except duckdb.Error as e:
+        if any(s in str(e).lower() for s in DISK_FULL): out_of_disk_error(e)
+        raise
 
 # %% ../../nbs/report/80_report.ipynb #22b72a03
 def _model_column(model, soft_model):
@@ -1219,7 +1222,7 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> Report:
     "`make_report` for a long table of any size: counts, agreement and the per-annotator sums are computed where the table lives; only per-item counts reach Python."
-    from humancert.data.tables import open_table, table_counts, check_table_args, require_tables   # DuckDB loads only for a table
+    from humancert.data.tables import open_table, table_counts, check_table_args, item_parts, require_tables   # DuckDB loads only for a table
     require_tables("report_from_table")
     from humancert.agreement.at_scale import table_summary, annotator_table
     column = _model_column(model, soft_model)
@@ -1228,9 +1231,11 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
     lf, classes = open_table(source, {"item": item, "annotator": annotator, "label": label, "model": column}, labels,
                         memory_limit, threads, temp_directory, progress)
     with _engine_memory(memory_limit):
-        ann, by_column = table_counts(lf, item, annotator, label, classes, column)
-        summary = table_summary(lf, ann, item, annotator, label)
-        annot = None if annotator is None else annotator_table(lf, item, annotator, label, column, top_annotators)
+        parts = item_parts(lf, item, [item, annotator, label, column])     # a large table: parts of disjoint items, bounded disk
+        ann, by_column = table_counts(parts, item, annotator, label, classes, column)
+        summary = table_summary(parts, ann, item, annotator, label)
+        annot = None if annotator is None else annotator_table(parts, item, annotator, label, column, top_annotators)
+        del parts                                                           # its Parquet parts go now, not at exit
     notes = list(notes) + [f"the table was reduced where it lives ({lf.implementation.name.lower()}): per-item counts, pairwise and per-annotator "
                            "sums were computed there, and no label was read into Python"]
     if isinstance(model, pd.Series) and annot is not None:
