@@ -90,6 +90,9 @@ LEVEL_EXCEPTIONS = {
     # and an interval below 0.5 is odd but well defined, so they keep their own check
     **{n: "agreement interval: already `confidence` (no old `delta` to keep)" for n in
        ("fleiss_kappa", "krippendorff_alpha", "cohen_kappa", "cohen_kappa_mean", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi")},
+    # issue 45: the judges' run, jury and pair intervals were born with `confidence` (no old `delta` to keep)
+    **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in
+       ("judge_consistency", "effective_judges", "judge_pairs")},
 }
 
 
@@ -217,6 +220,15 @@ SEED_CASES = {
     "compare_judges": (lambda s: humancert.compare_judges(TIED, pd.DataFrame({"m": ["x"] * 150}, index=TIED.items), n_bootstrap=10, max_k=1, seed=s), _field_seed,
                        lambda b: b.to_frame().drop(columns=["seed"]).to_numpy().tolist()),
 }
+
+RUNS = pd.DataFrame({"r1": ["x", "y", "x", "y"] * 10, "r2": ["y", "x", "x", "y"] * 10, "r3": ["x", "y", "y", "x"] * 10, "r4": ["y", "x", "y", "x"] * 10})
+SEED_CASES["majority_of_runs"] = (lambda s: humancert.majority_of_runs(RUNS, tie="random", seed=s), _attrs_seed, lambda r: r.tolist())
+SEED_CASES["jury"] = (lambda s: humancert.jury(RUNS, tie="random", seed=s), _attrs_seed, lambda r: r.tolist())
+SEED_CASES["effective_judges"] = (lambda s: humancert.effective_judges((RUNS == "x").astype(int), pd.Series(1, index=RUNS.index), n_bootstrap=20, seed=s),
+                                  _field_seed, lambda r: (r.value, r.ci))
+SEED_CASES["judge_pairs"] = (lambda s: humancert.judge_pairs(humancert.compare_judges(TIED, pd.DataFrame({"a": ["x"] * 150, "b": ["y"] * 75 + ["x"] * 75},
+                                                                                                          index=TIED.items), n_bootstrap=0, max_k=1), n_bootstrap=20, seed=s),
+                             _field_seed, lambda p: p.table.to_numpy().tolist())
 
 WIDE = ANN.to_wide()
 _BOOT = dict(ci_method="bootstrap", n_bootstrap=20)                  # the agreement intervals draw only with a bootstrap

@@ -116,6 +116,11 @@ def _seeded_calls():
         "next_gold_items": lambda s: hc.next_gold_items(small, hard.iloc[:60], 5, seed=s),
         "informative_design": lambda s: hc.informative_design(small, hard.iloc[:60], seed=s),
         "plan_gold_procedures": lambda s: hc.plan_gold_procedures(0.05, 0.5, reps=50, seed=s),
+        "majority_of_runs": lambda s: hc.majority_of_runs(ann.to_wide().iloc[:40, :3], seed=s),
+        "jury": lambda s: hc.jury(ann.to_wide().iloc[:40, :3], seed=s),
+        "effective_judges": lambda s: hc.effective_judges(ann.to_wide().iloc[:40, :3], hard, n_bootstrap=2, seed=s),
+        "judge_pairs": lambda s: hc.judge_pairs(hc.compare_judges(wide, hard.iloc[:60].to_frame("a").assign(b=hard.iloc[:60]), epsilon=None,
+                                                                  n_bootstrap=0, max_k=2), n_bootstrap=2, seed=s),
         "plan_informative_design": lambda s: planner.plan_informative_design(hc.informative_design(small, hard.iloc[:60], seed=0), 0.05,
                                                                              reps=50, seed=s),   # the module's: the lead adds the name to hc
     }

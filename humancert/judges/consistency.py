@@ -103,13 +103,13 @@ def vote(frame:pd.DataFrame, # items x columns of labels (NaN: missing)
 # %% ../../nbs/judges/52_judge_consistency.ipynb #f73aa1d5
 def majority_of_runs(runs:pd.DataFrame, # items x runs of one judge (NaN: a missing run)
                      tie:str="first", # 'first' (the earliest run's label among the tied), 'missing' or 'random' (see TIE_RULES)
-                     seed:int=0, # seed of tie='random'
+                     seed:int|None=0, # seed of tie='random' (None: a fresh one, recorded in attrs)
                     ) -> pd.Series:
-    "One label per item, the label most runs gave, ties broken by `tie`: a single judge Series for compare_judges, alt_test and certify; attrs count the ties."
-    runs = _check_runs(runs)
+    "One label per item, the label most runs gave, ties broken by `tie`: a single judge Series for compare_judges, alt_test and certify; attrs count the ties and record the seed."
+    runs, seed = _check_runs(runs), check_seed(seed, "seed", int_only=True)
     out, ties = vote(runs, tie, seed)
     s = pd.Series(out, index=runs.index, name="majority of runs", dtype=object).infer_objects()
-    s.attrs = {"ties": ties, "tie rule": tie, "runs": runs.shape[1]}
+    s.attrs = {"ties": ties, "tie rule": tie, "runs": runs.shape[1], "seed": seed}
     return s
 
 # %% ../../nbs/judges/52_judge_consistency.ipynb #bf185523

@@ -29,17 +29,17 @@ def _numbers(frame, arg):
 def jury(judges:pd.DataFrame, # items x judges labels (NaN: the judge did not label the item)
          rule="majority", # 'majority' (the most common label, ties by `tie`), 'mean' or 'median' rating, or a callable row -> label
          tie:str="first", # the majority's tie rule: 'first' (the earliest judge's label among the tied), 'missing' or 'random'
-         seed:int=0, # seed of tie='random'
+         seed:int|None=0, # seed of tie='random' (None: a fresh one, recorded in attrs)
          name:str|None=None, # the Series' name (default: what the rule was)
         ) -> pd.Series:
     "One label per item from several judges, by a stated rule: a judge Series every method takes (compare_judges, alt_test, certify). NaN where no judge labelled the item."
-    judges = _check_runs(judges, "judges", "judge")
+    judges, seed = _check_runs(judges, "judges", "judge"), check_seed(seed, "seed", int_only=True)
     if callable(rule): out = judges.apply(lambda row: rule(row.dropna()) if row.notna().any() else np.nan, axis=1); how = getattr(rule, "__name__", "a rule")
     elif isinstance(rule, str) and rule == "majority": out, how = pd.Series(vote(judges, tie, seed)[0], index=judges.index, dtype=object).infer_objects(), f"majority, tie {tie}"
     elif isinstance(rule, str) and rule in ("mean", "median"): x = _numbers(judges, "judges"); out, how = getattr(x, rule)(axis=1, skipna=True), rule
     else: raise ValueError(f"`rule` must be one of {JURY_RULES} or a callable taking one row of labels, got {rule!r}.")
     out = pd.Series(out, index=judges.index, name=name or f"jury ({how}; {judges.shape[1]} judges)")
-    out.attrs = {"rule": how, "judges": list(map(str, judges.columns))}
+    out.attrs = {"rule": how, "judges": list(map(str, judges.columns)), "seed": seed}
     return out
 
 # %% ../../nbs/judges/53_juries.ipynb #ef8cb2d6
