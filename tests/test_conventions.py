@@ -93,6 +93,8 @@ LEVEL_EXCEPTIONS = {
     # issue 45: the judges' run, jury and pair intervals were born with `confidence` (no old `delta` to keep)
     **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in
        ("judge_consistency", "effective_judges", "judge_pairs")},
+    # issue 43: the corrected score and its comparisons were born with `confidence` (no old `delta` to keep)
+    **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in ("corrected_score", "compare_scores")},
 }
 
 
@@ -229,6 +231,9 @@ SEED_CASES["effective_judges"] = (lambda s: humancert.effective_judges((RUNS == 
 SEED_CASES["judge_pairs"] = (lambda s: humancert.judge_pairs(humancert.compare_judges(TIED, pd.DataFrame({"a": ["x"] * 150, "b": ["y"] * 75 + ["x"] * 75},
                                                                                                           index=TIED.items), n_bootstrap=0, max_k=1), n_bootstrap=20, seed=s),
                              _field_seed, lambda p: p.table.to_numpy().tolist())
+_JUDGE = pd.Series(([1, 0, 1, 1, 0] * 24), index=[f"i{k}" for k in range(120)])
+SEED_CASES["corrected_score"] = (lambda s: humancert.corrected_score(_JUDGE, _JUDGE.iloc[::3].rename("gold"), headline="betting", seed=s),
+                                 _field_seed, lambda r: r.to_frame()[["estimate", "lower", "upper"]].to_numpy().tolist())
 
 WIDE = ANN.to_wide()
 _BOOT = dict(ci_method="bootstrap", n_bootstrap=20)                  # the agreement intervals draw only with a bootstrap

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data.annotations import Annotations, check_confidence, seed_used
+from ..data.annotations import Annotations, check_confidence, seed_used, check_seed
 from ..certification.gold_sequence import agrapa_bets
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #b2ac86d1
@@ -133,6 +133,7 @@ class CorrectedScore:
     n_items: int         # items the judge scored
     scale: tuple         # (low, high) of the outcome
     notes: tuple = ()    # what was decided for the user (inferred range, ties, rows left out and why)
+    seed: int = 0        # the seed of the betting interval's orders, as used (seed=None records the fresh one drawn)
 
     def _head(self): return self.rows[self.rows.method == self.headline].set_index("outcome")
 
@@ -437,11 +438,9 @@ def _check_score_args(judge, gold, confidence, estimand, seed, headline):
     if not isinstance(gold, (pd.Series, Annotations)):
         raise TypeError(f"`gold` must be a pandas Series of human labels indexed by item id (NaN where unlabelled) or an "
                         f"Annotations panel, got {type(gold).__name__}.")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise TypeError(f"`seed` must be an int >= 0 (it fixes the orders the betting interval averages over) or None "
-                        f"(fresh orders), got {seed!r}.")
+    seed = check_seed(seed, int_only=True)                          # the shared check: the same message everywhere
     if headline not in HEADLINES: raise ValueError(f"`headline` must be one of {HEADLINES}, got {headline!r}.")
-    return judge, check_confidence(confidence), _check_estimand(gold, estimand), seed_used(seed)
+    return judge, check_confidence(confidence), _check_estimand(gold, estimand), seed
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #b95576e2
 def corrected_score(judge:pd.Series, # the judge's label or score on every item, indexed by item id
@@ -477,4 +476,4 @@ def corrected_score(judge:pd.Series, # the judge's label or score on every item,
                                                  f"then shuffled with seed {seed}) unrelated to their labels")
     df = df.sort_values(["outcome", "method"], key=lambda c: c.map({m: i for i, m in enumerate(ROW_ORDER)}) if c.name == "method" else c.map(outcomes.index), kind="stable")
     if len(outcomes) > 1: notes.append(f"intervals simultaneous over the {len(outcomes)} classes (Bonferroni: each at {1 - alpha:.4g})")
-    return CorrectedScore(kind, _estimand_text(estimand, kind), confidence, head, df.reset_index(drop=True), len(pos), len(F), sc, tuple(notes))
+    return CorrectedScore(kind, _estimand_text(estimand, kind), confidence, head, df.reset_index(drop=True), len(pos), len(F), sc, tuple(notes), seed)
