@@ -49,20 +49,28 @@ def test_rater_kind_unknown_kind_names_the_options(tmp_path, kind):
     first = err.splitlines()[0]
     assert code == 2 and first.startswith("humancert: error: --human-kinds:"), err
     assert "human_kinds" not in first and "judge_kinds" not in first and "`" not in first, first
-    assert f"--human-kinds human,{kind.lower()} or --judge-kinds llm,model,judge,llm_judge,ai_judge,code,agent,{kind.lower()}" in first, first
+    k = kind.lower()
+    assert (f"as humans: --human-kinds {k} (added to 'human'); or as judges: --judge-kinds llm,model,judge,llm_judge,ai_judge,code,agent,{k} "
+            "(the whole list") in first, first
 
 
-def test_human_kinds_makes_a_kind_human(tmp_path):
+@pytest.mark.parametrize("spec", ["expert", "EXPERT", "human,expert"])
+def test_human_kinds_makes_a_kind_human(tmp_path, spec):
     _panel("expert").to_csv(tmp_path / "panel.csv", index=False)
     base = (str(tmp_path / "panel.csv"), "--format", "long", "--annotator", "rater", "--rater-kind", "kind", "--n-bootstrap", "0")
-    code, out, err = cli("report", *base, "--human-kinds", "human,expert")
+    code, out, err = cli("report", *base, "--human-kinds", spec)
     assert code == 0, err
     want = read_panel(_panel("expert"), human_kinds=["human", "expert"])          # the library's split, called directly
     assert want.annotations.n_annotators == 3 and list(want.judges.columns) == ["gpt"]
     assert f"{want.annotations.n_annotators} human rater(s), judge(s) gpt" in out, out
-    code, out, err = cli("report", *base, "--human-kinds", "expert")              # the option replaces the default: HUMAN is then unnamed
-    assert code == 2 and "so here: --human-kinds expert,human or" in err.splitlines()[0], err
-    code, _, err = cli("report", *base[:5], "--human-kinds", "human,expert")      # no --rater-kind
+
+
+def test_human_kinds_refusals(tmp_path):
+    _panel("expert").to_csv(tmp_path / "panel.csv", index=False)
+    base = (str(tmp_path / "panel.csv"), "--format", "long", "--annotator", "rater", "--rater-kind", "kind", "--n-bootstrap", "0")
+    code, _, err = cli("report", *base, "--human-kinds", "expert", "--judge-kinds", "llm_judge,expert")   # one kind, two roles
+    assert code == 2 and err.splitlines()[0] == "humancert: error: --human-kinds and --judge-kinds share ['expert']; a kind is one or the other.", err
+    code, _, err = cli("report", *base[:5], "--human-kinds", "expert")             # no --rater-kind
     assert code == 2 and err.splitlines()[0] == "humancert: error: --human-kinds applies to --rater-kind; add --rater-kind COLUMN or drop it.", err
 
 

@@ -727,18 +727,23 @@ def _read_case(input, dataset, format, item, annotator, label, missing, labels, 
     return case
 
 # %% ../../nbs/report/90_cli.ipynb #68cd22b0
-def _kind_list(spec, default):
-    "The kinds of --judge-kinds or --human-kinds (comma-separated, blanks dropped); the library's default when the option is not given."
+def _kind_list(spec, default=()):
+    "The kinds of --judge-kinds or --human-kinds (comma-separated, blanks dropped); `default` when the option is not given."
     return list(default) if spec is None else [k.strip() for k in str(spec).split(",") if k.strip()]
 
-def _kinds_hint(df, rater_kind, judges, humans):
-    "For a table with kinds that neither --judge-kinds nor --human-kinds names: both options spelled out with them added ('' if none)."
+def _human_kinds(spec, judges, default):
+    "read_panel's human kinds for --human-kinds: the default ('human') unless --judge-kinds names it, then the kinds given; None if none."
+    named = {str(k).strip().lower() for k in judges}
+    return [k for k in default if k not in named] + _kind_list(spec) or None
+
+def _kinds_hint(df, rater_kind, judges, extra):
+    "For a table with kinds that neither list names: the two ways to name them, written out ('' if none)."
     norm = lambda k: str(k).strip().lower()                         # read_panel compares kinds so: any case, blanks dropped
-    named = {norm(k) for k in (*judges, *humans)}
+    named = {norm(k) for k in (*judges, *extra, "human")}
     other = sorted({norm(k) for k in df[rater_kind].dropna().unique()} - named) if rater_kind in df.columns else []
     if not other: return ""
-    return (f" Each option lists every kind of its role, so here: --human-kinds {','.join([*humans, *other])} "
-            f"or --judge-kinds {','.join([*judges, *other])}.")
+    return (f" So here, as humans: --human-kinds {','.join([*extra, *other])} (added to 'human'); or as judges: "
+            f"--judge-kinds {','.join([*judges, *other])} (the whole list: it replaces the default).")
 
 def _panel_case(input, # INPUT: a long table of humans and judges
                 format:str, # --format (must be long)
@@ -750,18 +755,19 @@ def _panel_case(input, # INPUT: a long table of humans and judges
                 judge_kinds:str|None, # --judge-kinds, comma-separated (default read_panel's JUDGE_KINDS)
                 model:str|None, # --model (refused: the judges are the rows of judge kinds)
                 out_of_core:bool, # --out-of-core (refused)
-                human_kinds:str|None=None, # --human-kinds, comma-separated (default read_panel's HUMAN_KINDS: human)
+                human_kinds:str|None=None, # --human-kinds, comma-separated: kinds counted as humans besides read_panel's HUMAN_KINDS ('human')
                ):
     "The case of one long table of humans and judges (MLflow, Phoenix, inspect): the humans' annotations and one column per judge, by `read_panel`."
     from humancert.data.panel import read_panel, JUDGE_KINDS, HUMAN_KINDS
     if format != "long": raise ValueError(f"--rater-kind reads a long table (one row per label): pass --format long, got --format {format}.")
     if model is not None: raise ValueError("--model: with --rater-kind the judges are the raters of --judge-kinds in INPUT; drop --model.")
     if out_of_core: raise ValueError("--rater-kind splits the table in memory; drop --out-of-core.")
-    kinds, humans = _kind_list(judge_kinds, JUDGE_KINDS), _kind_list(human_kinds, HUMAN_KINDS)
+    kinds = _kind_list(judge_kinds, JUDGE_KINDS)
     df = _read_table(input)
-    try: p = read_panel(df, item=item or "item", rater=annotator, label=label, kind=rater_kind, judge_kinds=kinds, human_kinds=humans,
-                        labels=_classes_option(labels))
-    except ValueError as e: raise ValueError(f"{e}{_kinds_hint(df, rater_kind, kinds, humans) if 'are neither' in str(e) else ''}") from None
+    try: p = read_panel(df, item=item or "item", rater=annotator, label=label, kind=rater_kind, judge_kinds=kinds,
+                        human_kinds=_human_kinds(human_kinds, kinds, HUMAN_KINDS), labels=_classes_option(labels))
+    except ValueError as e:
+        raise ValueError(f"{e}{_kinds_hint(df, rater_kind, kinds, _kind_list(human_kinds)) if 'are neither' in str(e) else ''}") from None
     notes = [f"INPUT: one table of humans and judges split by column {rater_kind!r}: {p.annotations.n_annotators} human rater(s), "
              f"judge(s) {', '.join(map(str, p.judges.columns))} (kinds {', '.join(kinds)})"]
     judges = p.judges.set_axis([str(c) for c in p.judges.columns], axis=1)
@@ -827,7 +833,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            min_items:int=None, # --alt-test: test an annotator who labelled at least this many items (default 30); lower it for a small study
            rater_kind:str=None, # long format: a column of each rater's kind (e.g. HUMAN / LLM_JUDGE); humans and judges in one table, every judge in the verdict table
            judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, ai_judge, code, agent; any case)
-           human_kinds:str=None, # with --rater-kind: the kinds that are humans, comma-separated (default human; any case); list every human kind, e.g. human,expert: a kind in neither list is refused
+           human_kinds:str=None, # with --rater-kind: kinds counted as humans besides human, comma-separated, e.g. expert (any case); a kind in neither list is refused
            annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's, --soft-model's and --gold's; a column of over 200 distinct numbers is then refused)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
