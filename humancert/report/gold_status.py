@@ -156,8 +156,8 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
                 order:int=None, # gold drawn in the order of informative_design with this seed (next_gold_items(..., replacement=False)); default: uniformly. Without --gold: start that design
                 next_items:int=10, # with --order: how many of the next items to label to list
                 lead:float=None, # with --order and no --gold: the expected mean of D, for the planner's numbers before any gold
-                delta:float=None, # old name: failure probability 1 - confidence; kept working
                 annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's and --gold's; a column of over 200 distinct numbers is then refused)
+                delta:float=None, # old name: failure probability 1 - confidence; kept working
                ) -> str:
     "Sequential gold certificate (valid over all looks) and the gold items the planner still expects."
     from humancert.report.cli import read_labels, _gold_labels    # cli registers this command: imported here, not at load
