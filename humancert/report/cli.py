@@ -704,9 +704,10 @@ def _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip
                          f"or drop {', '.join(given)} for the agreement-only report.")
     if clip is not None and soft is None: raise ValueError("--clip applies to the ABC curve of a soft model; pass --soft-model or drop --clip.")
 
-def _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators):
-    "Refuse --judge-kinds without --rater-kind, and --rater-kind or --annotators where INPUT is not read in memory, naming them."
-    if judge_kinds is not None and rater_kind is None: raise ValueError("--judge-kinds applies to --rater-kind; add --rater-kind COLUMN or drop it.")
+def _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds=None):
+    "Refuse --judge-kinds or --human-kinds without --rater-kind, and --rater-kind or --annotators where INPUT is not read in memory, naming them."
+    for flag, v in (("--judge-kinds", judge_kinds), ("--human-kinds", human_kinds)):
+        if v is not None and rater_kind is None: raise ValueError(f"{flag} applies to --rater-kind; add --rater-kind COLUMN or drop it.")
     if rater_kind is not None and dataset is not None: raise ValueError("--rater-kind applies to INPUT; a bundled --dataset has its own judges.")
     if annotators is not None and (dataset is not None or out_of_core or rater_kind is not None):
         raise ValueError("--annotators picks columns of a wide INPUT read in memory; drop it (or --dataset, --out-of-core, --rater-kind).")
@@ -736,6 +737,24 @@ def _read_case(input, dataset, format, item, annotator, label, missing, labels, 
     return case
 
 # %% ../../nbs/report/90_cli.ipynb #68cd22b0
+def _kind_list(spec, default=()):
+    "The kinds of --judge-kinds or --human-kinds (comma-separated, blanks dropped); `default` when the option is not given."
+    return list(default) if spec is None else [k.strip() for k in str(spec).split(",") if k.strip()]
+
+def _human_kinds(spec, judges, default):
+    "read_panel's human kinds for --human-kinds: the default ('human') unless --judge-kinds names it, then the kinds given; None if none."
+    named = {str(k).strip().lower() for k in judges}
+    return [k for k in default if k not in named] + _kind_list(spec) or None
+
+def _kinds_hint(df, rater_kind, judges, extra):
+    "For a table with kinds that neither list names: the two ways to name them, written out ('' if none)."
+    norm = lambda k: str(k).strip().lower()                         # read_panel compares kinds so: any case, blanks dropped
+    named = {norm(k) for k in (*judges, *extra, "human")}
+    other = sorted({norm(k) for k in df[rater_kind].dropna().unique()} - named) if rater_kind in df.columns else []
+    if not other: return ""
+    return (f" So here, as humans: --human-kinds {','.join([*extra, *other])} (added to 'human'); or as judges: "
+            f"--judge-kinds {','.join([*judges, *other])} (the whole list: it replaces the default).")
+
 def _panel_case(input, # INPUT: a long table of humans and judges
                 format:str, # --format (must be long)
                 item:str|None, # --item
@@ -743,18 +762,22 @@ def _panel_case(input, # INPUT: a long table of humans and judges
                 label:str, # --label
                 labels:str|None, # --labels
                 rater_kind:str, # --rater-kind: the column of each rater's kind
-                judge_kinds:str|None, # --judge-kinds, comma-separated (default read_panel's: llm, model, judge, llm_judge, code)
+                judge_kinds:str|None, # --judge-kinds, comma-separated (default read_panel's JUDGE_KINDS)
                 model:str|None, # --model (refused: the judges are the rows of judge kinds)
                 out_of_core:bool, # --out-of-core (refused)
+                human_kinds:str|None=None, # --human-kinds, comma-separated: kinds counted as humans besides read_panel's HUMAN_KINDS ('human')
                ):
     "The case of one long table of humans and judges (MLflow, Phoenix, inspect): the humans' annotations and one column per judge, by `read_panel`."
-    from humancert.data.panel import read_panel, JUDGE_KINDS
+    from humancert.data.panel import read_panel, JUDGE_KINDS, HUMAN_KINDS
     if format != "long": raise ValueError(f"--rater-kind reads a long table (one row per label): pass --format long, got --format {format}.")
     if model is not None: raise ValueError("--model: with --rater-kind the judges are the raters of --judge-kinds in INPUT; drop --model.")
     if out_of_core: raise ValueError("--rater-kind splits the table in memory; drop --out-of-core.")
-    kinds = JUDGE_KINDS if judge_kinds is None else [k.strip() for k in str(judge_kinds).split(",") if k.strip()]
-    p = read_panel(_read_table(input), item=item or "item", rater=annotator, label=label, kind=rater_kind, judge_kinds=kinds,
-                   labels=_classes_option(labels))
+    kinds = _kind_list(judge_kinds, JUDGE_KINDS)
+    df = _read_table(input)
+    try: p = read_panel(df, item=item or "item", rater=annotator, label=label, kind=rater_kind, judge_kinds=kinds,
+                        human_kinds=_human_kinds(human_kinds, kinds, HUMAN_KINDS), labels=_classes_option(labels))
+    except ValueError as e:
+        raise ValueError(f"{e}{_kinds_hint(df, rater_kind, kinds, _kind_list(human_kinds)) if 'are neither' in str(e) else ''}") from None
     notes = [f"INPUT: one table of humans and judges split by column {rater_kind!r}: {p.annotations.n_annotators} human rater(s), "
              f"judge(s) {', '.join(map(str, p.judges.columns))} (kinds {', '.join(kinds)})"]
     judges = p.judges.set_axis([str(c) for c in p.judges.columns], axis=1)
@@ -819,14 +842,15 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            score:str=None, # --alt-test's score: accuracy, neg_rmse or neg_mae (default: neg_mae for numeric ratings, else accuracy)
            min_items:int=None, # --alt-test: test an annotator who labelled at least this many items (default 30); lower it for a small study
            rater_kind:str=None, # long format: a column of each rater's kind (e.g. HUMAN / LLM_JUDGE); humans and judges in one table, every judge in the verdict table
-           judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, code; any case)
+           judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, ai_judge, code, agent; any case)
+           human_kinds:str=None, # with --rater-kind: kinds counted as humans besides human, comma-separated, e.g. expert (any case); a kind in neither list is refused
            annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's, --soft-model's and --gold's; a column of over 200 distinct numbers is then refused)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
     _check_model_spec(model)
-    _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators)
-    case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core) if rater_kind is not None
+    _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
+    case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
                             out_of_core, memory_limit, quiet, annotators, gold))
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _as_judge(case.hard, case.judges, model), case.soft
@@ -858,14 +882,20 @@ def _parse_error(msg): raise _ParseError(msg)
 _INPUT_NAMES = ("ann", "x", "df", "counts", "source", "src")   # the library's names for what the command reads from INPUT
 _ALIASES = {"min_items_per_annotator": "min_items", "judges": "model", "kind": "rater_kind", "rater": "annotator"}   # library parameter -> option
 
+def _list_value(inside):
+    "A Python list's inside ('a', 'b' or ...) as an option's comma-separated value: a,b, or KIND,... for a placeholder."
+    if inside.strip() in ("", "..."): return "KIND,..."
+    return ",".join(re.findall(r"'([^']*)'", inside)) or inside
+
 def _as_options(msg, params):
-    "A library message in the command's words: `soft_model` -> --soft-model, `labels=` -> --labels, `x` or `ann` -> INPUT, np.int64(1) -> 1."
+    "A library message in the command's words: `soft_model` -> --soft-model, `labels=` -> --labels, `x` or `ann` -> INPUT, np.int64(1) -> 1, judge_kinds=['a', 'b'] -> --judge-kinds a,b."
     for py, opt in _ALIASES.items():
         if opt in params: msg = msg.replace(f"`{py}`", f"`{opt}`").replace(f"{py}=", f"{opt}=")
     msg = re.sub(r"np\.(?:u?int|float)\d*\(([^()]*)\)", r"\1", msg)              # numpy scalars as the values they are
     msg = re.sub(r"np\.str_\(('[^']*')\)", r"\1", msg)
     msg = re.sub(r"`(\w+)=True`", lambda m: f"--{m.group(1).replace('_', '-')}" if m.group(1) in params else m.group(0), msg)   # a flag
     msg = re.sub(r"`(%s)`" % "|".join(_INPUT_NAMES), "INPUT", msg)
+    msg = re.sub(r"`?\b(\w+)`?=\[([^\[\]]*)\]", lambda m: f"--{m.group(1).replace('_', '-')} {_list_value(m.group(2))}" if m.group(1) in params else m.group(0), msg)
     msg = re.sub(r"\b(\w+)='([^']*)'", lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2)}" if m.group(1) in params else m.group(0), msg)
     msg = re.sub(r"\b(\w+)=(-?\d[\d.]*)", lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2)}" if m.group(1) in params else m.group(0), msg)
     return re.sub(r"`(\w+)=?`", lambda m: f"--{m.group(1).replace('_', '-')}" if m.group(1) in params else m.group(0), msg)

@@ -9,6 +9,7 @@ __all__ = ['gold_status', 'gold_status_main']
 
 # %% ../../nbs/report/92_gold_status.ipynb #bc2227f4
 import hashlib
+import shlex
 import sys
 from pathlib import Path
 
@@ -108,14 +109,28 @@ def _check_status_args(model, gold, reps, order=None, replacement=False, next_it
                          "drawn without replacement; drop one.")
 
 # %% ../../nbs/report/92_gold_status.ipynb #2d992e57
-def _start_text(design, model, next_items, lead, confidence, tau, reps, seed):
+def _model_option(model):
+    "--model's value on a command line: a column name holding a comma (or a quote) as one quoted CSV field ('\"x,y\"'), which --model reads as one name; a file as it is."
+    from humancert.report.cli import _names                     # cli registers this command: imported here, not at load
+    if Path(str(model)).is_file(): return shlex.quote(str(model))
+    names = _names(model)
+    name = names[0] if len(names) == 1 else str(model)              # several names for one model: a column whose name holds a comma
+    return shlex.quote('"' + name.replace('"', '""') + '"' if "," in name or '"' in name else name)
+
+def _again_command(input, model, order, options):
+    "The command to run once gold labels exist: INPUT, --model, the options given that change what is read or claimed (None: not given), --gold FILE, --order S."
+    opts = "".join(f" --{k.replace('_', '-')} {shlex.quote(str(v))}" for k, v in options.items() if v is not None)
+    return f"humancert gold-status {shlex.quote(str(input))} --model {_model_option(model)}{opts} --gold FILE --order {order}"
+
+def _start_text(design, model, next_items, lead, confidence, tau, reps, seed, again=None):
     "Before any gold label: the informative design, the first items to label and, given an expected lead, the planner's numbers."
     n_known = int(design.known.sum())
     lines = [f"Gold status of model {model!r}: no gold labels yet. The informative design (seed {design.seed}) never asks for the "
              f"{n_known} of {design.n_items} items whose D is known without gold; the other {design.n_items - n_known} are labelled in its order.",
              f"Label these first (the design's order): {', '.join(map(str, design.items[design.order[:next_items]].tolist()))}"
              f"{' ...' if next_items < len(design.order) else ''}",
-             f"Then run this command again with --gold FILE and --order {design.seed}."]
+             f"Then run this command again with --gold FILE and --order {design.seed}." if again is None else
+             f"Then, with the gold labels so far in FILE (item id, gold label; rows in the order labelled), run: {again}"]
     if lead is not None:
         from humancert.certification.planner import plan_informative_design   # here: `humancert report` loads this module, not scipy.stats
         p = plan_informative_design(design, lead, confidence, tau=tau, reps=reps, seed=seed)
@@ -141,16 +156,21 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
                 order:int=None, # gold drawn in the order of informative_design with this seed (next_gold_items(..., replacement=False)); default: uniformly. Without --gold: start that design
                 next_items:int=10, # with --order: how many of the next items to label to list
                 lead:float=None, # with --order and no --gold: the expected mean of D, for the planner's numbers before any gold
+                annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's and --gold's; a column of over 200 distinct numbers is then refused)
                 delta:float=None, # old name: failure probability 1 - confidence; kept working
                ) -> str:
     "Sequential gold certificate (valid over all looks) and the gold items the planner still expects."
     from humancert.report.cli import read_labels, _gold_labels    # cli registers this command: imported here, not at load
     _check_status_args(model, gold, reps, order, replacement, next_items, lead)
     if input is None: raise ValueError("INPUT is needed: the labels file.")
-    lf = read_labels(input, format, item, annotator, label, missing, labels, None, model, None)
+    lf = read_labels(input, format, item, annotator, label, missing, labels, None, model, None, annotators=annotators,
+                     keep=() if gold is None else (str(gold),))
     if gold is None:                                             # --order alone: start the design
+        given = dict(format=None if format == "wide" else format, item=item, annotator=None if annotator == "annotator" else annotator,
+                     label=None if label == "label" else label, missing=missing, labels=labels, annotators=annotators,
+                     confidence=confidence, delta=delta, tau=tau or None)
         return _start_text(informative_design(lf.annotations, lf.model, seed=order), model, next_items, lead,
-                           0.95 if confidence is None else confidence, tau, reps, seed)
+                           0.95 if confidence is None else confidence, tau, reps, seed, _again_command(input, model, order, given))
     ann, g = _gold_labels(gold, None, input, format, item, lf.annotations, lf.model, False)
     design = None if order is None else informative_design(ann, lf.model, seed=order)
     seq = GoldSequence(ann, lf.model, CONFIDENCE if confidence is None else confidence, tau, design, replacement=replacement, delta=delta)

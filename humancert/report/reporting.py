@@ -601,6 +601,15 @@ def _annotator_rows(a):
             for k, row in per.iterrows()]
 
 # %% ../../nbs/report/80_report.ipynb #b0309a80
+def _proved(c):
+    "What certificate `c` proves: (the confidence, None where nothing is proved; the text's cell; why): one source for the text, HTML and JSON."
+    if c.method == "balanced":
+        if c.proved > 0: return c.proved, "S", "the balanced split: a false claim is certified with probability at most delta"
+        return None, "none", "S <= 0 with the balanced split: nothing is proved"
+    if c.proved > 0: return c.proved, _f(c.proved), (f"2S - 1: the split is chosen from the data, so a false claim is certified with "
+                                                     f"probability at most 2 delta = {2 * c.delta:g}; S is a confidence, not the probability the claim is true")
+    return None, "none", "2S - 1 <= 0: nothing is proved"
+
 def _verdict_rows(c, upper):
     "The verdict first, what is proved, then the numbers behind it: on the kept items, beside the same bounds on all items."
     verdict = "CERTIFIED" if c.certified else "NOT CERTIFIED"
@@ -608,11 +617,7 @@ def _verdict_rows(c, upper):
     rows = [("verdict", verdict, f"S = {c.score:.4f} {'>=' if c.certified else '<'} 1 - delta = {1 - c.delta:.2f} ({c.method} split, "
              f"tails {c.tails[0]}/{c.tails[1]}): the model {'beats' if c.certified else 'is not shown to beat'} the average annotator "
              f"in oracle accuracy{neg}")]
-    if c.method == "balanced": proved = ("S", "the balanced split: a false claim is certified with probability at most delta")
-    elif c.proved > 0: proved = (_f(c.proved), f"2S - 1: the split is chosen from the data, so a false claim is certified with "
-                                 f"probability at most 2 delta = {2 * c.delta:g}; S is a confidence, not the probability the claim is true")
-    else: proved = ("none", "2S - 1 <= 0: nothing is proved")
-    rows.append(("proved confidence", *proved))
+    rows.append(("proved confidence", *_proved(c)[1:]))
     rows.append(("N", str(c.n_items), f"items the claim covers, with two or more labels and a {c.reference} reference label; "
                  "U_N and L_N below are on these items"))
     rows += [(f"left out: {why}", str(v), "items outside the claim") for why, v in c.dropped.items() if v]
@@ -1037,7 +1042,10 @@ def _records(df): return [{k: _num(v) for k, v in row.items()} for row in df.to_
 
 # %% ../../nbs/report/80_report.ipynb #50dd53ac
 def _cert_dict(c):
-    return {"certified": bool(c.certified), "score": _num(c.score), "proved_confidence": _num(c.proved), "method": c.method, "tails": list(c.tails),
+    "A certificate as JSON; proved_confidence is null where nothing is proved (the text's 'none'), proved_confidence_note says why."
+    value, _, note = _proved(c)
+    return {"certified": bool(c.certified), "score": _num(c.score), "proved_confidence": _num(value), "proved_confidence_note": note,
+            "method": c.method, "tails": list(c.tails),
             "delta": c.delta, "tau": c.tau, "L_N": c.lower, "U_N": c.upper, "upper_kind": c.upper_kind,
             "U_N_theoretical": c.upper_theoretical, "U_N_empirical": c.upper_empirical, "margin": c.margin,
             "N": c.n_items, "K": c.n_annotators, "items_left_out": c.n_dropped, "left_out_by_reason": dict(c.dropped),
