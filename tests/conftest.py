@@ -6,7 +6,7 @@ sys.path.insert(0, str(Path(__file__).parent))   # tests/ helpers (docs_site) im
 
 @pytest.fixture(scope="session")
 def mid_table(tmp_path_factory):
-    "50,000 items x about 8 labels (393,011 rows) as Parquet, and the frame: DuckDB needs to spill at 40MB and cannot run at 10MB."
+    "50,000 items x about 8 labels (393,011 rows) as Parquet, and the frame: DuckDB needs to spill at 40MB, runs in parts of items at 10MB and cannot run at 2MB."
     import numpy as np
     import pandas as pd
     rng = np.random.default_rng(0)
