@@ -14,19 +14,12 @@ from humancert.data.tables import profiles_from_table, connect_engine
 
 
 
-def test_small_limit_spills_like_the_cli(mid_table):
-    "At 40MB the API, like the CLI, runs with one thread and spills: the profiles are the in-memory ones."
+@pytest.mark.parametrize("limit", ["40MB", "10MB"])
+def test_small_limit_spills_like_the_cli(mid_table, limit):
+    """At 40MB the API, like the CLI, runs with one thread and spills; at 10MB, too small for one query, it runs in parts of
+    disjoint items (issue 42 item 7). Either way the profiles are the in-memory ones."""
     p, df = mid_table
-    got = profiles_from_table(p, memory_limit="40MB")
-    counts = pd.crosstab(df["item"], df["label"]).to_numpy()          # independent of humancert
-    want = pd.Series(map(tuple, counts)).value_counts()
-    assert sorted(zip(map(tuple, got.counts.tolist()), got.weight.tolist())) == sorted(want.items())
-
-
-def test_parts_of_items_run_where_one_query_ran_out(mid_table):
-    "Issue 42 item 7: at 10MB the table was too large for one query; it now runs in parts of disjoint items, with the in-memory profiles."
-    p, df = mid_table
-    got = profiles_from_table(p, memory_limit="10MB")
+    got = profiles_from_table(p, memory_limit=limit)
     counts = pd.crosstab(df["item"], df["label"]).to_numpy()          # independent of humancert
     want = pd.Series(map(tuple, counts)).value_counts()
     assert sorted(zip(map(tuple, got.counts.tolist()), got.weight.tolist())) == sorted(want.items())
