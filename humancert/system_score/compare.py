@@ -16,6 +16,7 @@ import pandas as pd
 from scipy import stats
 
 from ..data.annotations import check_confidence
+from ..judges.pairs import holm
 from .corrected_score import ppi_lambda, ppi_mean, _check_series, _gold_positions
 
 # %% ../../nbs/system_score/61_compare_systems.ipynb #a7df7f65
@@ -52,14 +53,14 @@ def adjust_pvalues(p, # p-values (NaN where a comparison has none: left out of t
                    method:str="holm", # 'holm' or 'bh'
                   ) -> np.ndarray:
     "Adjusted p-values across the comparisons that have one: Holm's step-down or Benjamini-Hochberg's step-up, capped at 1."
+    if method == "holm": return holm(p)                            # the judges' Holm (nb 54): one implementation
     p = np.asarray(p, dtype=float)
     out, ok = np.full(p.shape, np.nan), ~np.isnan(p)
     q, m = p[ok], int(ok.sum())
     if m == 0: return out
     order = np.argsort(q, kind="stable")
     j = np.arange(1, m + 1)
-    if method == "holm": adj = np.maximum.accumulate((m - j + 1) * q[order])
-    else: adj = np.minimum.accumulate((m / j * q[order])[::-1])[::-1]
+    adj = np.minimum.accumulate((m / j * q[order])[::-1])[::-1]   # Benjamini-Hochberg's step-up
     res = np.empty(m)
     res[order] = np.minimum(adj, 1.0)
     out[ok] = res
