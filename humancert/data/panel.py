@@ -165,6 +165,12 @@ class Panel:
         out = pd.concat([h, j], ignore_index=True)
         return out.assign(kind=out["rater"].map(self.kinds))
 
+# %% ../../nbs/data/07_panel.ipynb #c7ffb8f1
+def _eval_tool_source(source, kind):
+    "Whether `source` is in an eval tool's own layout for read_eval: an MLflow traces or Phoenix annotations frame without a `kind` column, or a .eval / .json file."
+    if isinstance(source, pd.DataFrame): return kind not in source.columns and bool({"assessments", "annotator_kind"} & set(source.columns))
+    return isinstance(source, (str, Path)) and str(source).lower().endswith((".eval", ".json", ".json.gz"))
+
 # %% ../../nbs/data/07_panel.ipynb #82cdbea2
 def read_panel(source, # long table: a pandas DataFrame, or anything Annotations.from_table reads (Parquet/CSV/JSONL path, glob, URI, Arrow, Polars, DuckDB)
                item:str="item", # column of item ids
@@ -177,6 +183,9 @@ def read_panel(source, # long table: a pandas DataFrame, or anything Annotations
                level:str="nominal", # scale of the labels: "nominal", "ordinal", "interval" or "ratio"
               ) -> Panel:
     "Split one long table of human and judge labels into the humans' Annotations and one column of labels per judge."
+    if _eval_tool_source(source, kind):         # an eval tool's own layout: read_eval (imported here, as it imports this module)
+        from humancert.data.eval_tools import read_eval
+        return read_eval(source, judge_kinds=judge_kinds, human_kinds=human_kinds, labels=labels, level=level).to_panel()
     judges_k, humans_k = _check_panel_args(item, rater, label, kind, judge_kinds, human_kinds)
     rows = _panel_rows(source, {"item": item, "rater": rater, "label": label, "kind": kind})
     if len(rows) == 0: raise ValueError("`source` holds no row; give a table with one row per (item, rater) label.")
