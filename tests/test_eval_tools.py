@@ -87,6 +87,15 @@ def test_inspect_bad_files(tmp_path):
     (tmp_path / "cut.eval").write_bytes(good[: len(good) // 2])
     with pytest.raises(ValueError, match=r"`source`: .*cut.eval' ends in .eval but is not a complete zip archive"):
         read_eval(tmp_path / "cut.eval")
+    zst = bytearray(good)                                       # header.json marked zstd (method 93), as newer inspect may write
+    for sig, at in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
+        pos = -1
+        while (pos := zst.find(sig, pos + 1)) >= 0:
+            name_at = pos + (30 if sig == b"PK\x03\x04" else 46)
+            if zst[name_at:name_at + 11] == b"header.json": zst[pos + at:pos + at + 2] = (93).to_bytes(2, "little")
+    (tmp_path / "zstd.eval").write_bytes(bytes(zst))
+    with pytest.raises(ValueError, match=r"member 'header.json' is compressed with method 93 \(zstd\).*inspect log convert"):
+        read_eval(tmp_path / "zstd.eval")
     bad = [{**SAMPLES[0], "scores": {"match": {"answer": "x"}}}]
     (tmp_path / "nov.json").write_text(json.dumps({**HEADER, "samples": bad}))
     with pytest.raises(ValueError, match=r"sample 1: score 'match' has no `value` field"): read_eval(tmp_path / "nov.json")

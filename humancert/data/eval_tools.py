@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/data/eval_tools.html.md"""
 # %% auto #0
 __all__ = ['EVAL_LAYOUTS', 'EvalFile', 'read_eval']
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #0aedcab3
+# %% ../../nbs/data/04b_eval_tools.ipynb #5c56c66a
 import gzip
 import json
 import re
@@ -23,7 +23,7 @@ from .annotations import Annotations, show_value, tidy_label
 from .panel import (JUDGE_KINDS, HUMAN_KINDS, TOOL_KINDS, Panel, nested_to_long, _norm_kind, _kind_set,
                                   _rater_kinds, _judge_table)
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #ae747a35
+# %% ../../nbs/data/04b_eval_tools.ipynb #7dda9aff
 EVAL_LAYOUTS = {   # layout -> what read_eval recognises it by
     "inspect": "inspect eval log: a .eval zip (header.json, samples/<id>_epoch_<n>.json or summaries.json) or a .json EvalLog with `samples`",
     "promptfoo": "promptfoo results.json, version 3: `results.results[]` with `gradingResult.componentResults` per assertion",
@@ -44,7 +44,7 @@ def _unknown(what, found):
     return ValueError(f"`source`: {what} is not a layout read_eval knows: found {found}. Supported layouts: {known}. "
                       "For a long table with a column of rater kinds use read_panel; for other tables Annotations.from_table.")
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #9fdaaa6b
+# %% ../../nbs/data/04b_eval_tools.ipynb #1ec145f6
 def _text(path):
     "The text of a file (gunzipped when its name ends in .gz), refusing a truncated gzip or non-UTF-8 bytes by name."
     raw = path.read_bytes()
@@ -66,7 +66,7 @@ def _jsonl(text, where):
     if not rows: raise ValueError(f"`source`: {where} holds no JSON line.")
     return rows
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #906911d0
+# %% ../../nbs/data/04b_eval_tools.ipynb #5c9aba3a
 def _rows_layout(rows, item_field, label_field, where):
     "The layout of a list of JSON objects (JSONL lines or a JSON array), from the fields of its first object."
     if not all(isinstance(r, Mapping) for r in rows):
@@ -97,7 +97,7 @@ def _frame_layout(df):
     if "annotator_kind" in df.columns: return "phoenix"
     raise _unknown("the DataFrame", f"columns {list(map(str, df.columns))[:12]!r}")
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #529f63d5
+# %% ../../nbs/data/04b_eval_tools.ipynb #e9362f7d
 def _load(source, item_field, label_field):
     "(layout, what was read, where) for a path or a DataFrame: the extension picks the parser, the content the layout."
     if isinstance(source, pd.DataFrame): return _frame_layout(source), source, "the DataFrame"
@@ -120,7 +120,7 @@ def _load(source, item_field, label_field):
     raise _unknown(where, f"extension {Path(base).suffix or 'none'!r} (read: .eval, .json, .jsonl, .ndjson, each optionally .gz; "
                    ".parquet or .csv frames)")
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #f6b63857
+# %% ../../nbs/data/04b_eval_tools.ipynb #b18767f2
 def _inspect_one(v, name, value, where):
     "One inspect score value as a label: a letter grade mapped, a number, string or boolean kept, anything else refused."
     if isinstance(v, str) and v in _INSPECT_VALUES: return _INSPECT_VALUES[v] if value == "label" else _INSPECT_SCORES[v]
@@ -146,7 +146,7 @@ def _inspect_rows(samples, value, where):
             rows += [(s["id"], k, _inspect_one(x, k, value, at), "judge", s.get("epoch", 1)) for k, x in parts.items()]
     return rows
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #85f0724a
+# %% ../../nbs/data/04b_eval_tools.ipynb #b91a3070
 _SAMPLE_MEMBER = re.compile(r"^samples/.+_epoch_\d+\.json$")
 
 def _zip_json(zf, member, where):
@@ -154,6 +154,11 @@ def _zip_json(zf, member, where):
     try: return _json(zf.read(member).decode("utf-8"), f"{where}, member {member!r}")
     except (zipfile.BadZipFile, OSError, EOFError) as e:
         raise ValueError(f"`source`: {where}, member {member!r} cannot be read ({e}); the archive is damaged, copy it again.") from None
+    except NotImplementedError:                         # a compression Python's zipfile lacks (zstd is method 93)
+        method = zf.getinfo(member).compress_type
+        raise ValueError(f"`source`: {where}, member {member!r} is compressed with method {method}{' (zstd)' if method == 93 else ''}, "
+                         "which this Python's zipfile cannot read; convert the log to JSON with `inspect log convert LOG "
+                         "--to json --output-dir DIR` and read the .json file.") from None
 
 def _inspect_zip(path, where):
     "(header, samples, which members) of a .eval archive: samples/ members, else summaries.json, else the journal's summaries."
@@ -172,7 +177,7 @@ def _inspect_zip(path, where):
         journal = [m for m in names if m.startswith("_journal/summaries/")]
         return header, [s for m in journal for s in _zip_json(zf, m, where)], f"{len(journal)} journal summary file(s)"
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #ed83c21a
+# %% ../../nbs/data/04b_eval_tools.ipynb #32e1d9ce
 def _read_inspect(header, samples, value, judge, where, read_from):
     "Rows and notes of an inspect log: judges named after the scorer, or after the eval's model (judge='model')."
     if not samples: raise ValueError(f"`source`: {where} holds no sample (logged with --no-log-samples, or still running?); "
@@ -191,7 +196,7 @@ def _read_inspect(header, samples, value, judge, where, read_from):
              f"letter grades {mapping}; other values kept as written"]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #98f136b5
+# %% ../../nbs/data/04b_eval_tools.ipynb #4fbc8c3a
 def _verdict(passed, score, value, field, where):
     "A pass/fail verdict as 'pass' / 'fail' (value='label') or the numeric score (value='score'), refusing a missing field."
     got = passed if value == "label" else score
@@ -213,7 +218,7 @@ def _assertion_names(comps):
         names.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return names
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #ff4ed162
+# %% ../../nbs/data/04b_eval_tools.ipynb #d971bfa8
 def _read_promptfoo(obj, value, where):
     "Rows and notes of a promptfoo results.json (version 3): one judge per assertion, one run per (provider, prompt)."
     res = obj["results"]
@@ -238,7 +243,7 @@ def _read_promptfoo(obj, value, where):
              "gradingResult.componentResults", f"{ungraded} result(s) without grading results (no assertion, or an error)"]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #100f2d55
+# %% ../../nbs/data/04b_eval_tools.ipynb #1d44da0b
 def _get(d, *keys):
     "The first of `keys` that `d` has (DeepEval writes camelCase aliases, its models snake_case names)."
     return next((d[k] for k in keys if k in d), None)
@@ -264,7 +269,7 @@ def _read_deepeval(obj, value, where):
     return rows, [f"DeepEval test run: {len(cases)} test case(s)", f"judges: one per metric: {judges}; "
                   f"{'success as pass/fail' if value == 'label' else 'the metric scores'}", f"{errors} metric result(s) with an error, read as no label"]
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #f3afee2b
+# %% ../../nbs/data/04b_eval_tools.ipynb #dfe8f2f7
 _LM_EVAL_FIELDS = {"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash",
                   "prompt_hash", "target_hash", "task_name"}    # bookkeeping fields of a samples line, not metrics
 
@@ -288,7 +293,7 @@ def _read_lm_eval(lines, where):
     if repeats > 1: notes.append(f"up to {repeats} responses per request (repeats): each metric field is lm-eval's per-document value over them")
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #b0241534
+# %% ../../nbs/data/04b_eval_tools.ipynb #24e26029
 def _read_openai(obj, value, where):
     "Rows and notes of OpenAI Evals run output items: one item per datasource item, one judge per grader, runs by run_id."
     items = obj["data"] if isinstance(obj, Mapping) else obj
@@ -313,7 +318,7 @@ def _read_openai(obj, value, where):
              f"{'passed as pass/fail' if value == 'label' else 'the scores'}"]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #38759b4f
+# %% ../../nbs/data/04b_eval_tools.ipynb #c97c0550
 def _assessments(cell, n):
     "The assessments of one trace as dicts: a list of dicts (or of MLflow Assessment objects), a JSON string or nothing."
     if cell is None or isinstance(cell, float) and np.isnan(cell): return []
@@ -335,7 +340,7 @@ def _assessment(a):
             else "error" if a.get("error") or a.get("error_code") or (fb or {}).get("error") else "feedback")
     return a.get("assessment_name", a.get("name")), rater, kind, (fb or {}).get("value", a.get("value")), what
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #f6799063
+# %% ../../nbs/data/04b_eval_tools.ipynb #e9845739
 def _pick_name(names, name, arg_what):
     "The one assessment (annotation) name to read: `name` if the frame has it, else the frame's only one."
     if name is not None:
@@ -362,7 +367,7 @@ def _read_mlflow(df, name, where):
              + f"; feedback of other names: {sum(1 for f in found if f[5] == 'feedback' and f[1] != name)}"]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #38207713
+# %% ../../nbs/data/04b_eval_tools.ipynb #7115bbd5
 def _phoenix_columns(df, where):
     "The frame with span_id, annotation_name, result.label and result.score as columns (Phoenix indexes by span_id)."
     d = df.reset_index() if "span_id" not in df.columns and df.index.name == "span_id" else df
@@ -383,7 +388,7 @@ def _phoenix_rater(row):
         if v is not None and not (isinstance(v, float) and np.isnan(v)) and v != "": return str(v)
     return str(row["annotator_kind"])
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #c706f839
+# %% ../../nbs/data/04b_eval_tools.ipynb #7e75b987
 def _read_phoenix(df, name, value, where):
     "Rows and notes of a Phoenix span annotations frame: one item per span, one rater per annotator."
     d = _phoenix_columns(df, where)
@@ -399,7 +404,7 @@ def _read_phoenix(df, name, value, where):
              + ("result.score read" if value == "score" else "result.label read, result.score where there is no label")]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #61b6086a
+# %% ../../nbs/data/04b_eval_tools.ipynb #0ed3c8a6
 def _read_nested(obj, judges, where):
     "Rows and notes of a nested {annotator: {item: label}} file: every annotator a human unless `judges` names it."
     long = nested_to_long(obj)
@@ -421,7 +426,7 @@ def _read_judge_rows(lines, item_field, label_field, judge_field, where):
     return rows, [f"judge rows: {len(lines)} row(s); label field {label_field!r}; judge named "
                   + (f"by field {jf!r}" if jf else f"after the label field {label_field!r}"), f"fields left out: {extra or 'none'}"]
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #a297733f
+# %% ../../nbs/data/04b_eval_tools.ipynb #2d1c32bd
 def _roles(kinds, judge_kinds, human_kinds):
     "(judges, humans) among the raters by kind; a kind in neither list is refused, naming what MLflow or Phoenix means by it."
     jk = _kind_set(judge_kinds, "judge_kinds")
@@ -436,7 +441,7 @@ def _roles(kinds, judge_kinds, human_kinds):
                          "to human_kinds=[...] or judge_kinds=[...].")
     return judges, humans
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #c6181780
+# %% ../../nbs/data/04b_eval_tools.ipynb #b58432ed
 def _row_ids(df):
     "(row ids, runs, clusters): the item ids, or '<item>#<run>' with runs and clusters when some item has several runs."
     several = df["run"].notna().any() and df.groupby("item", sort=False)["run"].nunique().max() > 1
@@ -464,7 +469,7 @@ def _assemble(rows, judge_kinds, human_kinds, labels, level, where):
     jt = _judge_table(rated, judges, items, "row", "rater", "label") if judges else pd.DataFrame(index=items)
     return ann, jt, runs, clusters, kinds
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #20d5d8f0
+# %% ../../nbs/data/04b_eval_tools.ipynb #62f2eafd
 @dataclass(frozen=True, repr=False, eq=False)
 class EvalFile:
     "What an eval tool's file holds for humancert: the humans' Annotations (if any), one column of labels per judge, runs, notes."
@@ -497,7 +502,7 @@ class EvalFile:
         for col, s in (("run", self.runs), ("cluster", self.clusters)): out[col] = None if s is None else out["item"].map(s)
         return out
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #99aa5dfe
+# %% ../../nbs/data/04b_eval_tools.ipynb #09af6116
 def _html(self):
     "Notebook display: the summary, each judge's label counts, and the notes."
     notes = "".join(f"<li>{n}</li>" for n in self.notes)
@@ -517,7 +522,7 @@ def _judge(self, name) -> pd.Series:
 
 EvalFile._repr_html_, EvalFile.to_panel, EvalFile.judge = _html, _to_panel, _judge
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #0823fdc8
+# %% ../../nbs/data/04b_eval_tools.ipynb #8662893b
 def _check_eval_args(value, judge, name, judges, fields):
     "Refuse read_eval's arguments by name before any file is opened."
     if value not in ("label", "score"): raise ValueError(f"`value` must be 'label' (pass/fail, inspect's letters as words) or 'score', got {value!r}.")
@@ -543,7 +548,7 @@ def _read_layout(layout, what, where, value, judge, name, judges, item_field, la
     if layout == "nested": return _read_nested(what, judges, where)
     return _read_judge_rows(what, item_field, label_field, judge_field, where)
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #226c3500
+# %% ../../nbs/data/04b_eval_tools.ipynb #7b4afd60
 def read_eval(source, # an eval tool's file (.eval, .json, .jsonl, .ndjson, optionally .gz; a .parquet/.csv frame) or a pandas DataFrame
               value:str="label", # "label": pass/fail verdicts and inspect's letter grades as words; "score": the numeric scores
               judge:str="scorer", # inspect logs: name each judge after its "scorer" or after the eval's "model"
