@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/data/eval_tools.html.md"""
 # %% auto #0
 __all__ = ['EVAL_LAYOUTS', 'EvalFile', 'read_eval']
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #5c56c66a
+# %% ../../nbs/data/04b_eval_tools.ipynb #d6217e93
 import gzip
 import json
 import re
@@ -23,7 +23,7 @@ from .annotations import Annotations, show_value, tidy_label
 from .panel import (JUDGE_KINDS, HUMAN_KINDS, TOOL_KINDS, Panel, nested_to_long, _norm_kind, _kind_set,
                                   _rater_kinds, _judge_table)
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #7dda9aff
+# %% ../../nbs/data/04b_eval_tools.ipynb #b68ae997
 EVAL_LAYOUTS = {   # layout -> what read_eval recognises it by
     "inspect": "inspect eval log: a .eval zip (header.json, samples/<id>_epoch_<n>.json or summaries.json) or a .json EvalLog with `samples`",
     "promptfoo": "promptfoo results.json, version 3: `results.results[]` with `gradingResult.componentResults` per assertion",
@@ -44,7 +44,7 @@ def _unknown(what, found):
     return ValueError(f"`source`: {what} is not a layout read_eval knows: found {found}. Supported layouts: {known}. "
                       "For a long table with a column of rater kinds use read_panel; for other tables Annotations.from_table.")
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #1ec145f6
+# %% ../../nbs/data/04b_eval_tools.ipynb #7f42b38a
 def _text(path):
     "The text of a file (gunzipped when its name ends in .gz), refusing a truncated gzip or non-UTF-8 bytes by name."
     raw = path.read_bytes()
@@ -66,7 +66,7 @@ def _jsonl(text, where):
     if not rows: raise ValueError(f"`source`: {where} holds no JSON line.")
     return rows
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #5c9aba3a
+# %% ../../nbs/data/04b_eval_tools.ipynb #029753bd
 def _rows_layout(rows, item_field, label_field, where):
     "The layout of a list of JSON objects (JSONL lines or a JSON array), from the fields of its first object."
     if not all(isinstance(r, Mapping) for r in rows):
@@ -97,7 +97,7 @@ def _frame_layout(df):
     if "annotator_kind" in df.columns: return "phoenix"
     raise _unknown("the DataFrame", f"columns {list(map(str, df.columns))[:12]!r}")
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #e9362f7d
+# %% ../../nbs/data/04b_eval_tools.ipynb #ffa3a7cb
 def _load(source, item_field, label_field):
     "(layout, what was read, where) for a path or a DataFrame: the extension picks the parser, the content the layout."
     if isinstance(source, pd.DataFrame): return _frame_layout(source), source, "the DataFrame"
@@ -120,7 +120,7 @@ def _load(source, item_field, label_field):
     raise _unknown(where, f"extension {Path(base).suffix or 'none'!r} (read: .eval, .json, .jsonl, .ndjson, each optionally .gz; "
                    ".parquet or .csv frames)")
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #b18767f2
+# %% ../../nbs/data/04b_eval_tools.ipynb #2b545aec
 def _inspect_one(v, name, value, where):
     "One inspect score value as a label: a letter grade mapped, a number, string or boolean kept, anything else refused."
     if isinstance(v, str) and v in _INSPECT_VALUES: return _INSPECT_VALUES[v] if value == "label" else _INSPECT_SCORES[v]
@@ -146,7 +146,7 @@ def _inspect_rows(samples, value, where):
             rows += [(s["id"], k, _inspect_one(x, k, value, at), "judge", s.get("epoch", 1)) for k, x in parts.items()]
     return rows
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #b91a3070
+# %% ../../nbs/data/04b_eval_tools.ipynb #d869c416
 _SAMPLE_MEMBER = re.compile(r"^samples/.+_epoch_\d+\.json$")
 
 def _zip_json(zf, member, where):
@@ -177,7 +177,7 @@ def _inspect_zip(path, where):
         journal = [m for m in names if m.startswith("_journal/summaries/")]
         return header, [s for m in journal for s in _zip_json(zf, m, where)], f"{len(journal)} journal summary file(s)"
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #32e1d9ce
+# %% ../../nbs/data/04b_eval_tools.ipynb #3b375424
 def _read_inspect(header, samples, value, judge, where, read_from):
     "Rows and notes of an inspect log: judges named after the scorer, or after the eval's model (judge='model')."
     if not samples: raise ValueError(f"`source`: {where} holds no sample (logged with --no-log-samples, or still running?); "
@@ -196,7 +196,7 @@ def _read_inspect(header, samples, value, judge, where, read_from):
              f"letter grades {mapping}; other values kept as written"]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #4fbc8c3a
+# %% ../../nbs/data/04b_eval_tools.ipynb #b0cfe261
 def _verdict(passed, score, value, field, where):
     "A pass/fail verdict as 'pass' / 'fail' (value='label') or the numeric score (value='score'), refusing a missing field."
     got = passed if value == "label" else score
@@ -218,7 +218,7 @@ def _assertion_names(comps):
         names.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return names
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #d971bfa8
+# %% ../../nbs/data/04b_eval_tools.ipynb #1ed4288b
 def _read_promptfoo(obj, value, where):
     "Rows and notes of a promptfoo results.json (version 3): one judge per assertion, one run per (provider, prompt)."
     res = obj["results"]
@@ -243,7 +243,7 @@ def _read_promptfoo(obj, value, where):
              "gradingResult.componentResults", f"{ungraded} result(s) without grading results (no assertion, or an error)"]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #1d44da0b
+# %% ../../nbs/data/04b_eval_tools.ipynb #b52515d1
 def _get(d, *keys):
     "The first of `keys` that `d` has (DeepEval writes camelCase aliases, its models snake_case names)."
     return next((d[k] for k in keys if k in d), None)
@@ -269,7 +269,7 @@ def _read_deepeval(obj, value, where):
     return rows, [f"DeepEval test run: {len(cases)} test case(s)", f"judges: one per metric: {judges}; "
                   f"{'success as pass/fail' if value == 'label' else 'the metric scores'}", f"{errors} metric result(s) with an error, read as no label"]
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #dfe8f2f7
+# %% ../../nbs/data/04b_eval_tools.ipynb #75236bac
 _LM_EVAL_FIELDS = {"doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics", "doc_hash",
                   "prompt_hash", "target_hash", "task_name"}    # bookkeeping fields of a samples line, not metrics
 
@@ -293,7 +293,7 @@ def _read_lm_eval(lines, where):
     if repeats > 1: notes.append(f"up to {repeats} responses per request (repeats): each metric field is lm-eval's per-document value over them")
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #24e26029
+# %% ../../nbs/data/04b_eval_tools.ipynb #473a125d
 def _read_openai(obj, value, where):
     "Rows and notes of OpenAI Evals run output items: one item per datasource item, one judge per grader, runs by run_id."
     items = obj["data"] if isinstance(obj, Mapping) else obj
@@ -318,7 +318,7 @@ def _read_openai(obj, value, where):
              f"{'passed as pass/fail' if value == 'label' else 'the scores'}"]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #c97c0550
+# %% ../../nbs/data/04b_eval_tools.ipynb #7222b123
 def _assessments(cell, n):
     "The assessments of one trace as dicts: a list of dicts (or of MLflow Assessment objects), a JSON string or nothing."
     if cell is None or isinstance(cell, float) and np.isnan(cell): return []
@@ -340,7 +340,7 @@ def _assessment(a):
             else "error" if a.get("error") or a.get("error_code") or (fb or {}).get("error") else "feedback")
     return a.get("assessment_name", a.get("name")), rater, kind, (fb or {}).get("value", a.get("value")), what
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #e9845739
+# %% ../../nbs/data/04b_eval_tools.ipynb #6ab46cd4
 def _pick_name(names, name, arg_what):
     "The one assessment (annotation) name to read: `name` if the frame has it, else the frame's only one."
     if name is not None:
@@ -367,7 +367,7 @@ def _read_mlflow(df, name, where):
              + f"; feedback of other names: {sum(1 for f in found if f[5] == 'feedback' and f[1] != name)}"]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #7115bbd5
+# %% ../../nbs/data/04b_eval_tools.ipynb #62d64bb9
 def _phoenix_columns(df, where):
     "The frame with span_id, annotation_name, result.label and result.score as columns (Phoenix indexes by span_id)."
     d = df.reset_index() if "span_id" not in df.columns and df.index.name == "span_id" else df
@@ -381,14 +381,17 @@ def _phoenix_columns(df, where):
     if not {"result.label", "result.score"} & set(d.columns): raise ValueError(f"`source`: {where} has no `result.label` or `result.score` column.")
     return d
 
-def _phoenix_rater(row):
-    "Who annotated: the user id, else the annotation's identifier, else its annotator kind."
-    for c in ("user_id", "identifier"):
-        v = row.get(c)
-        if v is not None and not (isinstance(v, float) and np.isnan(v)) and v != "": return str(v)
-    return str(row["annotator_kind"])
+def _phoenix_raters(d):
+    "Who annotated each row: the user id, else the annotation's identifier, else its annotator kind."
+    who = d["annotator_kind"].astype(str)
+    for c in ("identifier", "user_id"):                  # the later column wins where it is given
+        if c in d.columns:
+            v = d[c]
+            given = v.notna() & (v.astype(str) != "")
+            who = who.where(~given, v.astype(str))
+    return who
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #7e75b987
+# %% ../../nbs/data/04b_eval_tools.ipynb #60d98f7b
 def _read_phoenix(df, name, value, where):
     "Rows and notes of a Phoenix span annotations frame: one item per span, one rater per annotator."
     d = _phoenix_columns(df, where)
@@ -398,13 +401,13 @@ def _read_phoenix(df, name, value, where):
     score = one.get("result.score", pd.Series(None, index=one.index, dtype=object))
     vals = score if value == "score" else lab.where(lab.notna(), score)
     rows = [(s, None, None, None, None) for s in pd.unique(d["span_id"])]            # every annotated span is an item
-    rows += [(r["span_id"], _phoenix_rater(r), v, r["annotator_kind"], None) for (_, r), v in zip(one.iterrows(), vals)]
+    rows += list(zip(one["span_id"], _phoenix_raters(one), vals, one["annotator_kind"], [None] * len(one)))
     notes = [f"Phoenix span annotations: {len(d)} annotation(s) of {d['span_id'].nunique()} span(s); {name!r} read "
              f"({len(d) - len(one)} of other names left out)", "rater = user_id, else identifier, else annotator_kind; "
              + ("result.score read" if value == "score" else "result.label read, result.score where there is no label")]
     return rows, notes
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #0ed3c8a6
+# %% ../../nbs/data/04b_eval_tools.ipynb #83711b21
 def _read_nested(obj, judges, where):
     "Rows and notes of a nested {annotator: {item: label}} file: every annotator a human unless `judges` names it."
     long = nested_to_long(obj)
@@ -426,7 +429,7 @@ def _read_judge_rows(lines, item_field, label_field, judge_field, where):
     return rows, [f"judge rows: {len(lines)} row(s); label field {label_field!r}; judge named "
                   + (f"by field {jf!r}" if jf else f"after the label field {label_field!r}"), f"fields left out: {extra or 'none'}"]
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #2d1c32bd
+# %% ../../nbs/data/04b_eval_tools.ipynb #4a69c7e3
 def _roles(kinds, judge_kinds, human_kinds):
     "(judges, humans) among the raters by kind; a kind in neither list is refused, naming what MLflow or Phoenix means by it."
     jk = _kind_set(judge_kinds, "judge_kinds")
@@ -441,7 +444,7 @@ def _roles(kinds, judge_kinds, human_kinds):
                          "to human_kinds=[...] or judge_kinds=[...].")
     return judges, humans
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #b58432ed
+# %% ../../nbs/data/04b_eval_tools.ipynb #c8a55959
 def _row_ids(df):
     "(row ids, runs, clusters): the item ids, or '<item>#<run>' with runs and clusters when some item has several runs."
     several = df["run"].notna().any() and df.groupby("item", sort=False)["run"].nunique().max() > 1
@@ -469,7 +472,7 @@ def _assemble(rows, judge_kinds, human_kinds, labels, level, where):
     jt = _judge_table(rated, judges, items, "row", "rater", "label") if judges else pd.DataFrame(index=items)
     return ann, jt, runs, clusters, kinds
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #62f2eafd
+# %% ../../nbs/data/04b_eval_tools.ipynb #50147a77
 @dataclass(frozen=True, repr=False, eq=False)
 class EvalFile:
     "What an eval tool's file holds for humancert: the humans' Annotations (if any), one column of labels per judge, runs, notes."
@@ -502,7 +505,7 @@ class EvalFile:
         for col, s in (("run", self.runs), ("cluster", self.clusters)): out[col] = None if s is None else out["item"].map(s)
         return out
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #09af6116
+# %% ../../nbs/data/04b_eval_tools.ipynb #13f91bb7
 def _html(self):
     "Notebook display: the summary, each judge's label counts, and the notes."
     notes = "".join(f"<li>{n}</li>" for n in self.notes)
@@ -522,7 +525,7 @@ def _judge(self, name) -> pd.Series:
 
 EvalFile._repr_html_, EvalFile.to_panel, EvalFile.judge = _html, _to_panel, _judge
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #8662893b
+# %% ../../nbs/data/04b_eval_tools.ipynb #dbc3fd27
 def _check_eval_args(value, judge, name, judges, fields):
     "Refuse read_eval's arguments by name before any file is opened."
     if value not in ("label", "score"): raise ValueError(f"`value` must be 'label' (pass/fail, inspect's letters as words) or 'score', got {value!r}.")
@@ -548,9 +551,9 @@ def _read_layout(layout, what, where, value, judge, name, judges, item_field, la
     if layout == "nested": return _read_nested(what, judges, where)
     return _read_judge_rows(what, item_field, label_field, judge_field, where)
 
-# %% ../../nbs/data/04b_eval_tools.ipynb #7b4afd60
+# %% ../../nbs/data/04b_eval_tools.ipynb #3bebc1d7
 def read_eval(source, # an eval tool's file (.eval, .json, .jsonl, .ndjson, optionally .gz; a .parquet/.csv frame) or a pandas DataFrame
-              value:str="label", # "label": pass/fail verdicts and inspect's letter grades as words; "score": the numeric scores
+              value:str="label", # "label": pass/fail verdicts and inspect's letter grades as words; "score": the numeric scores (inspect, promptfoo, DeepEval, OpenAI Evals, Phoenix)
               judge:str="scorer", # inspect logs: name each judge after its "scorer" or after the eval's "model"
               name:str|None=None, # MLflow / Phoenix: the assessment (annotation) name to read; default the frame's only one
               judges=None, # nested JSON: annotators that are judges, a list or "all"; default none (every annotator a human)
