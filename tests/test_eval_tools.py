@@ -244,23 +244,25 @@ def test_mlflow_traces_frame(tmp_path):
 # --- Phoenix -------------------------------------------------------------------------------------------------------
 def test_phoenix_annotations_frame():
     # By hand: spans s1, s2, s3; 'correctness' by HUMAN users u1 (correct, incorrect, -) and u2 (correct, -, correct), an LLM (no user, no identifier:
-    # rater 'LLM') with labels correct, correct and a score 0.0 only on s3; a CODE check scores 1, 0, 1; one 'note' row.
+    # rater 'LLM') with labels correct, correct and a score 0.0 only on s3; a CODE check scores 1, 0, 1; an AGENT says correct
+    # on s1; one 'note' row.
     rows = [("s1", "correctness", "HUMAN", "correct", None, "u1"), ("s2", "correctness", "HUMAN", "incorrect", None, "u1"),
             ("s1", "correctness", "LLM", "correct", 1.0, None), ("s2", "correctness", "LLM", "correct", 1.0, None),
             ("s3", "correctness", "LLM", None, 0.0, None), ("s1", "correctness", "CODE", None, 1.0, None),
             ("s2", "correctness", "CODE", None, 0.0, None), ("s3", "correctness", "CODE", None, 1.0, None),
             ("s3", "note", "HUMAN", "see", None, "u1"), ("s1", "correctness", "HUMAN", "correct", None, "u2"),
-            ("s3", "correctness", "HUMAN", "correct", None, "u2")]
+            ("s3", "correctness", "HUMAN", "correct", None, "u2"), ("s1", "correctness", "AGENT", "correct", None, None)]
     df = pd.DataFrame(rows, columns=["span_id", "annotation_name", "annotator_kind", "result.label", "result.score", "user_id"])
     df = df.assign(identifier="", source="API").set_index("span_id")
     ev = read_eval(df, name="correctness")
-    assert ev.tool == "phoenix" and list(ev.judges.index) == ["s1", "s2", "s3"] and list(ev.judges.columns) == ["LLM", "CODE"]
+    assert ev.tool == "phoenix" and list(ev.judges.index) == ["s1", "s2", "s3"] and list(ev.judges.columns) == ["LLM", "CODE", "AGENT"]
     assert labels_of(ev, "LLM") == ["correct", "correct", 0] and labels_of(ev, "CODE") == [1, 0, 1]
+    assert labels_of(ev, "AGENT") == ["correct", None, None]                              # Phoenix's AGENT kind: a judge
     assert ev.annotations.counts.tolist() == [[2, 0], [0, 1], [1, 0]] and list(ev.annotations.annotators) == ["u1", "u2"]
     assert labels_of(read_eval(df[df["annotator_kind"] != "HUMAN"], name="correctness", value="score"), "LLM") == [1, 1, 0]
     dec = df.assign(annotator_kind=df["annotator_kind"].replace({"CODE": "DECISION"}))
     with pytest.raises(ValueError, match=r"kind\(s\) 'decision' \(a decision recorded by Phoenix"): read_eval(dec, name="correctness")
-    assert list(read_eval(dec, name="correctness", judge_kinds=["llm", "decision"]).judges.columns) == ["LLM", "DECISION"]
+    assert list(read_eval(dec, name="correctness", judge_kinds=["llm", "decision", "agent"]).judges.columns) == ["LLM", "DECISION", "AGENT"]
 
 
 # --- nested JSON and judge rows --------------------------------------------------------------------------------------
@@ -310,4 +312,5 @@ def test_result_frames(tmp_path):
     assert len(long) == 4 + 4 and set(long["kind"]) == {"HUMAN", "LLM_JUDGE", "AI_JUDGE"}    # 4 human labels, 4 judge labels, by hand
     assert "<table" in ev._repr_html_() and "assessment 'correct' read" in ev._repr_html_()
     with pytest.raises(ValueError, match="holds no human label"): read_eval(write_eval_zip(tmp_path / "l.eval")).to_panel()
+    with pytest.raises(ValueError, match="the inspect file holds no human label"): read_panel(tmp_path / "l.eval")
     assert ev.to_panel().judges.equals(ev.judges)
