@@ -314,3 +314,9 @@ def test_result_frames(tmp_path):
     with pytest.raises(ValueError, match="holds no human label"): read_eval(write_eval_zip(tmp_path / "l.eval")).to_panel()
     with pytest.raises(ValueError, match="the inspect file holds no human label"): read_panel(tmp_path / "l.eval")
     assert ev.to_panel().judges.equals(ev.judges)
+    pf = read_eval(_write(tmp_path / "r.json", {"results": {"version": 3, "results": [
+        {"testIdx": 0, "promptIdx": p, "provider": "x", "gradingResult": {"componentResults": [{"pass": True, "assertion": {"type": "equals"}}]}}
+        for p in (0, 1)]}}))
+    assert "'&lt;testIdx&gt;#&lt;provider&gt; / prompt &lt;promptIdx&gt;'" in pf._repr_html_()      # notes escaped in HTML
+    with pytest.raises(ValueError, match=r"`human_kinds` and `judge_kinds` share \['human'\]"):
+        read_eval(traces_frame(), name="correct", judge_kinds=["human", "llm_judge"], human_kinds=["human"])

@@ -9,6 +9,7 @@ __all__ = ['EVAL_LAYOUTS', 'EvalFile', 'read_eval']
 
 # %% ../../nbs/data/04b_eval_tools.ipynb #d6217e93
 import gzip
+import html
 import json
 import re
 import zipfile
@@ -508,8 +509,8 @@ class EvalFile:
 # %% ../../nbs/data/04b_eval_tools.ipynb #13f91bb7
 def _html(self):
     "Notebook display: the summary, each judge's label counts, and the notes."
-    notes = "".join(f"<li>{n}</li>" for n in self.notes)
-    return f"<p><code>{self!r}</code></p>{self.label_counts().to_html()}<ul>{notes}</ul>"
+    notes = "".join(f"<li>{html.escape(n, quote=False)}</li>" for n in self.notes)        # notes name rows like '<item>#<run>'
+    return f"<p><code>{html.escape(repr(self), quote=False)}</code></p>{self.label_counts().to_html()}<ul>{notes}</ul>"
 
 def _to_panel(self) -> Panel:
     "The file as a Panel (the humans' Annotations and the judges' labels), for code that reads panels."
