@@ -313,6 +313,9 @@ def test_result_frames(tmp_path):
     assert "<table" in ev._repr_html_() and "assessment 'correct' read" in ev._repr_html_()
     with pytest.raises(ValueError, match="holds no human label"): read_eval(write_eval_zip(tmp_path / "l.eval")).to_panel()
     with pytest.raises(ValueError, match="the inspect file holds no human label"): read_panel(tmp_path / "l.eval")
+    long = ev.to_frame()[["item", "rater", "label", "kind"]]                               # a long table saved as .json lines
+    (tmp_path / "long.json").write_text("".join(json.dumps(r) + "\n" for r in long.to_dict("records")))
+    assert read_panel(tmp_path / "long.json", judge_kinds=["llm_judge", "ai_judge"]).judges.equals(ev.judges)
     assert ev.to_panel().judges.equals(ev.judges)
     pf = read_eval(_write(tmp_path / "r.json", {"results": {"version": 3, "results": [
         {"testIdx": 0, "promptIdx": p, "provider": "x", "gradingResult": {"componentResults": [{"pass": True, "assertion": {"type": "equals"}}]}}
