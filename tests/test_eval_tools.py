@@ -275,17 +275,23 @@ def test_nested_json_and_judge_rows(tmp_path):
     assert read_eval(p).judges.shape == (3, 0) and read_eval(p).annotations.n_annotators == 3
     assert list(read_eval(_write(tmp_path / "model.json", {"g": nested["g"]}), judges="all").judges.columns) == ["g"]
     with pytest.raises(ValueError, match=r"`judges`: \['zz'\] are not annotators of the file"): read_eval(p, judges=["zz"])
-    # judge rows as --model reads them: item, label, model, latency_ms; the judge named by the model field.
+    # judge rows as --model reads them: item, label, model, latency_ms. By hand: 3 items, labels no, no, yes; one judge,
+    # named after the label field, or by the model field's value with judge_field='model'; latency_ms is not a judge.
     rows = [{"item": "q1", "label": "no", "model": "gpt-4o", "latency_ms": 812}, {"item": "q2", "label": "no", "model": "gpt-4o", "latency_ms": 640},
             {"item": "q3", "label": "yes", "model": "gpt-4o", "latency_ms": 701}]
     j = tmp_path / "judge.jsonl"
     j.write_text("\n".join(map(json.dumps, rows)))
     ev = read_eval(j)
-    assert ev.tool == "judge_rows" and list(ev.judges.columns) == ["gpt-4o"] and labels_of(ev, "gpt-4o") == ["no", "no", "yes"]
+    assert ev.tool == "judge_rows" and list(ev.judges.columns) == ["label"] and labels_of(ev, "label") == ["no", "no", "yes"]
+    assert "pass judge_field='model'" in ev.notes[0] and "fields left out: ['latency_ms', 'model']" in ev.notes[1]
+    ev = read_eval(j, judge_field="model")
+    assert list(ev.judges.columns) == ["gpt-4o"] and labels_of(ev, "gpt-4o") == ["no", "no", "yes"]
     assert "fields left out: ['latency_ms']" in ev.notes[1]
-    assert list(read_eval(j, judge_field="label").judges.columns) == ["no", "yes"]        # a field naming the judge, as asked
+    two = rows + [{**r, "model": "llama", "label": "yes"} for r in rows]                   # two judges in one file
+    j2 = tmp_path / "judges.jsonl"
+    j2.write_text("\n".join(map(json.dumps, two)))
+    assert read_eval(j2, judge_field="model").judges.values.tolist() == [["no", "yes"], ["no", "yes"], ["yes", "yes"]]
     j.write_text("\n".join(json.dumps({k: v for k, v in r.items() if k != "model"}) for r in rows))
-    assert list(read_eval(j).judges.columns) == ["label"]                                # no judge field: the label field's name
     with pytest.raises(ValueError, match=r"`label_field`: row 1 of .* has no field 'verdict'"): read_eval(j, label_field="verdict")
     with pytest.raises(ValueError, match=r"`judge_field`: row 1 of .* has no field 'who'"): read_eval(j, judge_field="who")
 

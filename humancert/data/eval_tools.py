@@ -420,15 +420,17 @@ def _read_nested(obj, judges, where):
     return rows, [f"nested JSON: {len(names)} annotator(s); judges: {sorted(map(str, named)) or 'none'} ({'judges=' if named else 'all humans'})"]
 
 def _read_judge_rows(lines, item_field, label_field, judge_field, where):
-    "Rows and notes of judge-output rows: the label field read; the judge named by `judge_field`, else a 'judge' or 'model' field, else the label field."
-    jf = judge_field or next((f for f in ("judge", "model") if all(f in r for r in lines)), None)
+    "Rows and notes of judge-output rows: the label field read; the judge named by the values of `judge_field`, else after the label field."
+    jf = judge_field
     for n, r in enumerate(lines, 1):
-        for f, arg in ((item_field, "item_field"), (label_field, "label_field")) + (((jf, "judge_field"),) if judge_field else ()):
+        for f, arg in ((item_field, "item_field"), (label_field, "label_field")) + (((jf, "judge_field"),) if jf else ()):
             if f not in r: raise ValueError(f"`{arg}`: row {n} of {where} has no field {f!r}; its fields are {sorted(map(str, r))[:12]!r}.")
     rows = [(r[item_field], str(r[jf]) if jf else label_field, r[label_field], "judge", None) for r in lines]
     extra = sorted({str(k) for r in lines for k in r} - {item_field, label_field, jf})
-    return rows, [f"judge rows: {len(lines)} row(s); label field {label_field!r}; judge named "
-                  + (f"by field {jf!r}" if jf else f"after the label field {label_field!r}"), f"fields left out: {extra or 'none'}"]
+    hint = next((f for f in ("judge", "model") if f in extra), None)
+    named = f"by field {jf!r}" if jf else f"after the label field {label_field!r}" + (
+        f" (to name it by field {hint!r}, pass judge_field={hint!r})" if hint else "")
+    return rows, [f"judge rows: {len(lines)} row(s); label field {label_field!r}; judge named {named}", f"fields left out: {extra or 'none'}"]
 
 # %% ../../nbs/data/04b_eval_tools.ipynb #4a69c7e3
 def _roles(kinds, judge_kinds, human_kinds):
@@ -560,7 +562,7 @@ def read_eval(source, # an eval tool's file (.eval, .json, .jsonl, .ndjson, opti
               judges=None, # nested JSON: annotators that are judges, a list or "all"; default none (every annotator a human)
               item_field:str="item", # judge rows: the field of item ids
               label_field:str="label", # judge rows: the field of labels
-              judge_field:str|None=None, # judge rows: the field naming the judge; default a 'judge' or 'model' field, else the label field's name
+              judge_field:str|None=None, # judge rows: the field whose values name the judge(s); default none: the judge is named after the label field
               judge_kinds=JUDGE_KINDS, # kinds that make a rater a judge (MLflow source_type, Phoenix annotator_kind)
               human_kinds=None, # kinds that make a rater a human; default HUMAN_KINDS ('human')
               labels=None, # the humans' class order; default the sorted labels found
