@@ -16,7 +16,7 @@ import time
 import numpy as np
 import pytest
 
-from humancert.report.reporting import _writer_lock
+from humancert.report.writer import _writer_lock
 from report_run import COMMAND
 
 def _report():
@@ -143,7 +143,7 @@ def test_writer_lock_without_fcntl(tmp_path, monkeypatch):
     "Where fcntl does not exist (Windows) the lock is msvcrt's: a second writer is refused at once, and the first one's write goes on."
     import os
     import types
-    from humancert.report.reporting import _writer_lock
+    from humancert.report.writer import _writer_lock
     held = set()
 
     def locking(fd, mode, nbytes):                     # msvcrt.locking's contract: OSError when another handle holds the bytes

@@ -111,7 +111,7 @@ def test_silent_7_8_class_named_none_or_na_is_a_class(tmp_path, name):
     pd.DataFrame(rows, columns=["a", "b", "c"]).to_csv(p, index=False)
     res = cli("report", p)
     assert res.returncode == 0, res.stderr
-    from humancert.report.cli import read_labels
+    from humancert.report.read import read_labels
     ann = read_labels(str(p)).annotations
     assert ann.n_labels.sum() == 17 and list(ann.classes) == sorted([name, "no", "yes"])   # 18 cells, one empty
 

@@ -9,7 +9,7 @@ from gold_panels import toy_panel
 from humancert.certification.gold_sequence import GoldSequence, stopping_times
 from humancert.data.annotations import Annotations
 from humancert.data.datasets import load
-from humancert.report.gold_status import gold_status_main
+from humancert.report.cli import gold_status_main
 
 
 def test_a_proof_shows_at_the_look_it_happens():

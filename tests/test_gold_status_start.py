@@ -6,7 +6,7 @@ import pytest
 
 from humancert.certification.active_gold import informative_design
 from humancert.data.annotations import Annotations
-from humancert.report.gold_status import gold_status_main
+from humancert.report.cli import gold_status_main
 
 
 @pytest.fixture(scope="module")

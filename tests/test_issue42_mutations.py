@@ -12,7 +12,8 @@ from humancert.certification.gold_power import gold_test, paired_terms
 from humancert.certification.gold_sequence import GoldSequence
 from humancert.certification.planner import gold_discordance_bound
 from humancert.data.annotations import Annotations, check_confidence
-from humancert.report.reporting import _verdict_display, add_gold, make_report
+from humancert.report.reporting import add_gold, make_report
+from humancert.report.sections import _verdict_display
 from humancert.survey.survey_equivalence import survey_equivalence
 
 
