@@ -119,3 +119,19 @@ def test_bad_input(call, message):
     j, g, c = simulate(100, 0.0, 1)
     with pytest.raises((TypeError, ValueError), match=message.replace("(", r"\(").replace(")", r"\)")):
         call(j, g, c)
+
+
+def test_zero_one_covariate_is_an_indicator():
+    "A 0/1 number (judge and system share a family) enters as it is, 1 against 0: statsmodels' coefficient of the raw column, and found when it doubles the odds of error."
+    j, g, c = simulate(1500, 0.0, 21)
+    r = np.random.default_rng(21)
+    shared = (r.random(1500) < 0.4).astype(int)
+    err = (j != g).to_numpy()
+    flip = (shared == 1) & ~err & (r.random(1500) < 0.25)              # shared family: extra errors
+    j = j.where(~flip, 1 - j)
+    res = hc.judge_bias(j, g, c.assign(shared=shared)[["shared"]])
+    X = np.column_stack([g == 0, g == 1, shared]).astype(float)
+    fit = sm.Logit((j != g).to_numpy(float), X).fit(disp=0, tol=1e-12)
+    assert res.table.index.tolist() == [("shared", "1")] and res.table["unit"].iloc[0] == "1 vs 0"
+    assert res.table["odds ratio"].iloc[0] == pytest.approx(np.exp(fit.params[2]), abs=1e-6)
+    assert res.table["flagged"].iloc[0]

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/judges/judge_bias.html.md"""
 # %% auto #0
 __all__ = ['OUTCOMES', 'logit_fit', 'wald_test', 'panel_majority', 'bias_design', 'JudgeBias', 'judge_bias']
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #a707ede6
+# %% ../../nbs/judges/55_judge_bias.ipynb #e85368da
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +17,7 @@ from scipy import stats
 from ..data.annotations import Annotations, CONFIDENCE, check_confidence
 from .pairs import holm
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #3be23ead
+# %% ../../nbs/judges/55_judge_bias.ipynb #d596d354
 def logit_fit(X:np.ndarray, # n x p design (full column rank)
               y:np.ndarray, # n outcomes in {0, 1}
               tol:float=1e-10, # stop when the largest Newton step is below this
@@ -44,7 +44,7 @@ def logit_fit(X:np.ndarray, # n x p design (full column rank)
     except np.linalg.LinAlgError: cov, ok = np.full((X.shape[1],) * 2, np.nan), False
     return b, cov, ll, ok and bool(np.all(np.isfinite(cov)))
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #c3b52b5a
+# %% ../../nbs/judges/55_judge_bias.ipynb #ab2d3d95
 def wald_test(b:np.ndarray, # the coefficients tested (one covariate's terms)
               cov:np.ndarray, # their covariance
              ) -> tuple:
@@ -53,7 +53,7 @@ def wald_test(b:np.ndarray, # the coefficients tested (one covariate's terms)
     w = float(b @ np.linalg.solve(cov, b))
     return w, len(b), float(stats.chi2.sf(w, len(b)))
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #5a8c5084
+# %% ../../nbs/judges/55_judge_bias.ipynb #4fd1a582
 def panel_majority(ann:Annotations, # the human panel
                   ) -> tuple:
     "(each item's majority label, NaN where the panel ties or has no label; the number of tied items): the panel label `judge_bias` uses."
@@ -74,11 +74,12 @@ def _reference_labels(reference, notes):
         return reference.astype(object), "gold"
     raise TypeError(f"`reference` must be gold labels (a pandas Series indexed by item id) or a human panel (Annotations), got {type(reference).__name__}.")
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #9680796f
+# %% ../../nbs/judges/55_judge_bias.ipynb #6c0dd0fb
 def _covariate_columns(name, x):
-    "(design columns, term names, what one unit of each term is): a number standardised to one SD, a category as indicators against its most common level."
+    "(design columns, term names, what one unit of each term is): a 0/1 number as it is, another number standardised to one SD, a category as indicators against its most common level."
     if pd.api.types.is_numeric_dtype(x) and not pd.api.types.is_bool_dtype(x):
         v = x.to_numpy(dtype=np.float64)
+        if set(np.unique(v)) == {0.0, 1.0}: return v[:, None], ["1"], ["1 vs 0"]   # a 0/1 indicator: as it is
         sd = float(np.std(v))
         if not sd > 0: raise ValueError(f"`covariates`: column {name!r} is constant on the items used; drop it.")
         return ((v - v.mean()) / sd)[:, None], ["per SD"], [f"+1 SD (= {sd:.4g})"]
@@ -103,7 +104,7 @@ def bias_design(covariates:pd.DataFrame, # items x covariates (numbers or catego
         blocks.append(X); owner += [c] * len(t); terms += t; units += u
     return np.column_stack(blocks), owner, terms, units
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #ee9161ce
+# %% ../../nbs/judges/55_judge_bias.ipynb #faf0b558
 @dataclass(frozen=True, repr=False)
 class JudgeBias:
     "Covariates tested as causes of a judge's errors (or labels) given the reference label: an odds ratio with its interval per term, a Wald p-value per covariate, Holm across covariates."
@@ -135,7 +136,7 @@ class JudgeBias:
         import html
         return f"<div><p>{html.escape(repr(self).splitlines()[0])}</p>{self.table.to_html(float_format=lambda v: f'{v:.4g}')}</div>"
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #02e7671e
+# %% ../../nbs/judges/55_judge_bias.ipynb #ea2a0770
 OUTCOMES = ("error", "label")
 
 def _check_bias_args(judge, covariates, outcome, stratify, confidence):
@@ -159,7 +160,7 @@ def _positive_of(y, positive):
         if positive is None: raise ValueError(f"`positive`: name the judge's positive label (one of {vals}) for outcome='label'.")
     return (y == positive).to_numpy(np.float64)
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #2e857ae7
+# %% ../../nbs/judges/55_judge_bias.ipynb #f6fba865
 def _bias_data(judge, ref, covariates, outcome, positive, stratify, notes):
     "(outcome 0/1, reference labels, covariates) on the items with a judge label, a reference label and every covariate; strata where the outcome never varies left out."
     have = judge.dropna().index.intersection(ref.dropna().index)
@@ -182,10 +183,10 @@ def _bias_data(judge, ref, covariates, outcome, positive, stratify, notes):
         raise ValueError(f"too few informative items ({len(e)}, {int(e.sum())} events) to fit: need at least 10 items with both outcomes within a reference class.")
     return e, r, cov
 
-# %% ../../nbs/judges/55_judge_bias.ipynb #27f8b802
+# %% ../../nbs/judges/55_judge_bias.ipynb #6814a2df
 def judge_bias(judge:pd.Series, # the judge's label per item (indexed by item id)
                reference, # gold labels (a Series by item id) or the human panel (Annotations: its majority label, ties left out)
-               covariates:pd.DataFrame, # items x covariates: numbers (per SD) or categories (against the most common level)
+               covariates:pd.DataFrame, # items x covariates: numbers (per SD; 0/1: 1 vs 0) or categories (against the most common level)
                outcome:str="error", # 'error' (judge label != reference) or 'label' (the judge says `positive`: which way it leans)
                positive=None, # outcome='label': the judge's positive label (None: 1 or True)
                stratify:bool=True, # True: the reference label as strata (bias given the truth); False: the naive fit, for comparison
