@@ -92,3 +92,11 @@ def test_result_rows_and_inputs_unchanged():
 def test_refused_where_not_identified(make, message):
     _, judge, ann = study(100, 0.0, 2, N=500)
     with pytest.raises(ValueError, match=message): make(judge, ann)
+
+
+def test_two_word_labels_need_positive():
+    "Labels 'pass'/'fail' without positive= are two classes, not a pass rate: refused with the hint to name the passing label."
+    _, judge, ann = study(100, 0.0, 3, N=500)
+    words = {0: "fail", 1: "pass"}
+    with pytest.raises(ValueError, match="Name the passing label with positive="):
+        corrected_score(judge.map(words), Annotations.from_wide(ann.to_wide().replace(words)), estimand="oracle")

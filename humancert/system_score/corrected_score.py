@@ -558,7 +558,8 @@ def _oracle_score(judge, gold, kind, positive, confidence, seed, clusters, strat
     notes = []
     kind, _, _, pos, F, _ = _prepare(judge, gold, kind, positive, None, "average annotator", notes)
     if kind != "binary":
-        raise ValueError(f"estimand='oracle' fits a two-class latent-class model, so it needs a pass/fail outcome; got kind={kind!r}. "
+        hint = " Name the passing label with positive=... if the labels are two words." if kind == "classes" else ""
+        raise ValueError(f"estimand='oracle' fits a two-class latent-class model, so it needs a pass/fail outcome; got kind={kind!r}.{hint} "
                          "Use 'majority' or 'average annotator' for class shares and ratings.")
     classes = list(gold.classes)
     pl = positive if positive is not None else next(c for c in classes if c in (1, True))
