@@ -874,6 +874,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)
 COMMANDS = {"report": (report, ["input"]), "gold-status": (gold_status, ["input"])}   # command -> (function, its positional parameters)
+from .doctor import doctor_command; COMMANDS["doctor"] = (doctor_command, ["input"])   # `humancert doctor` (nb 93)
 
 class _ParseError(Exception): "An argparse error, reported on one line first."
 
