@@ -60,7 +60,9 @@ def _kind_of(name, f, n_rows):
     if _named(name, COVARIATE_WORDS) and f["numeric"] or f["numeric"] and (f["fractional"] or f["distinct"] > LABEL_MAX):
         return "covariate"
     if _named(name, CLUSTER_WORDS) and 0 < f["distinct"] < n_rows * (1 - f["missing"]): return "cluster"
-    if not f["numeric"] and f["distinct"] > LABEL_MAX: return "text" if f["spaces"] or f["length"] >= 25 else "other"
+    wordy = not f["numeric"] and (f["spaces"] or f["length"] >= 25)
+    if wordy and f["distinct"] > min(LABEL_MAX, 0.5 * n_rows * (1 - f["missing"])): return "text"     # mostly distinct sentences
+    if not f["numeric"] and f["distinct"] > LABEL_MAX: return "other"
     if not labelish: return "other"
     if _named(name, GOLD_WORDS): return "gold"
     if _named(name, JUDGE_WORDS, JUDGE_PREFIXES): return "judge"
@@ -248,9 +250,10 @@ MIN_ITEMS = 30   # alt_test's min_items_per_annotator default (the command's --m
 
 def _answers(case, judges):
     "{question: why not} for the questions the file cannot answer; the others it can."
-    ann = case.ann
+    if case.repeated:
+        return {q: "item ids repeat: give each row its own id (e.g. item and run) and keep the old id as a cluster column" for q in QUESTIONS}
+    ann, no = case.ann, {}
     k = 0 if ann is None else ann.n_annotators if ann.has_annotators else int(ann.n_labels.max())
-    no = {}
     if ann is None or k < 2 or int((ann.n_labels >= 2).sum()) == 0: no["agreement"] = "needs two labels on some item"
     if not judges:
         why = ("no judge: no column is named like a model (llm, gpt..., judge, model, pred)" if case.judges is None and not case.judges_by_name
@@ -261,8 +264,6 @@ def _answers(case, judges):
         for q in ("alt-test", "certificate", "gold certificate"): no.setdefault(q, "needs two human labels on some item")
     if case.gold is None or case.gold.empty:
         for q in ("gold certificate", "corrected score"): no.setdefault(q, "needs a gold column (named gold, truth, oracle, expert ...)")
-    if case.repeated:
-        for q in QUESTIONS: no.setdefault(q, "item ids repeat: give each row its own id (e.g. item and run) and keep the old id as a cluster column")
     return no
 
 # %% ../../nbs/report/93_doctor.ipynb #d41d6d28
@@ -312,9 +313,9 @@ def _score_argv(case, path, judge, gold):
         lines.append(f"t = t.set_index({q(str(case.item))})" if case.item is not None else 't.index.name = "item"')
         lines += [f"judge, gold = t[{q(str(judge))}], t[{q(gold)}]"]
     else:
-        kinds = "" if not case.extra_kinds else f", human_kinds=['human', {', '.join(map(q, case.extra_kinds))}]"
-        lines += [f"p = hc.read_panel(t, item={q(str(case.item))}, rater={q(str(case.rater))}, label={q(str(case.label))}, "
-                  f"kind={q(str(case.kind))}{kinds})",
+        kinds = "" if not case.extra_kinds else f", human_kinds={q(['human', *case.extra_kinds])}"
+        lines += [f"p = hc.read_panel(t, item={q(str(case.item))}, rater={q(str(case.rater))}, label={q(str(case.label))},",
+                  f"                  kind={q(str(case.kind))}{kinds})",
                   f"judge, gold = p.judges[{q(str(judge))}], t.groupby({q(str(case.item))})[{q(gold)}].first()"]
     cl = _clusters_code(case)
     if cl is not None: lines += cl
