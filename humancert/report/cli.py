@@ -1021,4 +1021,4 @@ def _main(argv):
             try: traceback.print_exc()
             except (OSError, ValueError, AttributeError): pass
         return 1
-    return 0 if not out or _print_output(out) else 1
+    return getattr(out, "exit_code", 0) if not out or _print_output(out) else 1   # a Finding (--fail-on): 3 (the CI gate notebook)
