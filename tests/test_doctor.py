@@ -230,3 +230,38 @@ def test_bad_input_exit_2_one_line(tmp_path, monkeypatch, args, message):
 def test_bad_argument_types():
     with pytest.raises(TypeError, match="`table_or_path` must be a path"): doctor(3)
     with pytest.raises(ValueError, match="`lead` must be a number in"): doctor(pd.DataFrame({"a": [1]}), lead=True)
+
+
+def test_several_expert_columns_are_a_panel(tmp_path, monkeypatch):
+    # expert_1..3 are three annotators, not three gold columns: no gold, a note, and the usual commands
+    monkeypatch.chdir(tmp_path)
+    df = wide_file("experts.csv").rename(columns={f"ann_{k}": f"expert_{k}" for k in (1, 2, 3)}).drop(columns=["gold_label"])
+    df.to_csv("experts.csv", index=False)
+    d = doctor("experts.csv")
+    assert d.annotators == ("expert_1", "expert_2", "expert_3") and d.gold is None and d.judges == ("gpt-4o",)
+    assert any("are read as annotators (a panel)" in n for n in d.notes)
+    assert d.questions.answered.to_dict() == {"agreement": "yes", "alt-test": "yes", "certificate": "yes", "gold certificate": "no",
+                                              "corrected score": "no"}
+
+
+def test_long_without_kinds_names_the_missing_column(tmp_path, monkeypatch):
+    # raters named like models in a long table without a kind column: read as annotators, and the judge questions say what to add
+    monkeypatch.chdir(tmp_path)
+    long_file("panel.csv", gold=False)
+    pd.read_csv("panel.csv").drop(columns=["source_type"]).to_json("panel.jsonl", orient="records", lines=True)
+    d = doctor("panel.jsonl")
+    assert d.layout == "long" and d.judges == ("judge-a", "judge-b") and d.annotators == ("h1", "h2", "h3")
+    assert d.questions.loc["alt-test", "why not"].startswith("raters named like models, but no column says each rater's kind")
+    assert any("judge-a, judge-b are named like models" in n for n in d.notes)
+    assert [c[0] for c in d.commands] == ["humancert report panel.jsonl --format long --item trace_id --annotator rater"]
+    assert run_commands(d, tmp_path) == [0]
+
+
+def test_no_annotators_says_so(tmp_path):
+    # a judge and a gold column but one human column: no question the panel answers, and the reason is the panel, not the judge
+    pd.DataFrame({"item": range(30), "ann": ["x", "y"] * 15, "llm": ["x", "y", "x"] * 10, "gold": ["x", None, "y", None, "x", None] * 5}
+                 ).to_csv(tmp_path / "one.csv", index=False)
+    d = doctor(str(tmp_path / "one.csv"))
+    assert d.questions.loc["certificate", "why not"] == "needs annotators: two human labels on some item"
+    assert d.questions.answered["corrected score"] == "yes"                   # judge and gold suffice for the corrected score
+    assert [c[1] for c in d.commands] == [("corrected score",)] and run_commands(d, tmp_path) == [0]

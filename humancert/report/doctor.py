@@ -149,8 +149,11 @@ def _wide_case(df):
                            judges_by_name=[], notes=[], ann=None, judges=None, gold=None, clusters=None, cluster_values=None)
     case.repeated = item is not None and not t.index.is_unique
     ann_cols, judge_cols, gold_cols = _of(roles, "annotator"), _of(roles, "judge"), _of(roles, "gold")
-    if len(gold_cols) > 1:
-        case.notes.append(f"several gold-like columns {gold_cols!r}: the first, {str(gold_cols[0])!r}, is taken as the gold labels")
+    if len(gold_cols) > 1:                                           # expert_1, expert_2, ...: a panel, not one gold label
+        case.notes.append(f"several gold-like columns {list(map(str, gold_cols))!r} are read as annotators (a panel); rename the one "
+                          "gold column, if any, to gold")
+        roles.update({c: "annotator" for c in gold_cols})
+        ann_cols, gold_cols = _of(roles, "annotator"), []
     case.gold = None if not gold_cols else t[gold_cols[0]].dropna()
     case.judges = t[judge_cols] if judge_cols else None
     if ann_cols and not case.repeated:
@@ -178,6 +181,9 @@ def _long_case(df, item, rater, label):
         else:
             case.ann = Annotations.from_long(rows, item=item, annotator=rater, label=label)
             case.judges_by_name = [r for r in case.ann.annotators if _named(r, JUDGE_WORDS, JUDGE_PREFIXES)]
+            if case.judges_by_name:
+                case.notes.append(f"raters {', '.join(map(str, case.judges_by_name))} are named like models, but with no column of kinds "
+                                  "every rater is read as an annotator (agreement included); add a column saying HUMAN or LLM per row")
     except (ValueError, TypeError) as e: case.notes.append(f"the labels could not be read ({str(e)[:160]})")
     return case
 
@@ -200,8 +206,8 @@ def _find_clusters(case, df):
 # %% ../../nbs/report/93_doctor.ipynb #59f021b9
 def _usable_judges(case):
     "The judges the commands can take: a wide table's --model needs a label on every item (the long --rater-kind path takes skips); notes for the others."
-    if case.judges is None or case.ann is None: return []
-    j = case.judges.reindex(pd.Index(case.ann.items)) if case.layout == "wide" else case.judges
+    if case.judges is None: return []
+    j = case.judges.reindex(pd.Index(case.ann.items)) if case.layout == "wide" and case.ann is not None else case.judges
     miss = j.isna().sum()
     if case.layout == "wide":
         for c in miss.index[miss > 0]:
@@ -255,13 +261,13 @@ def _answers(case, judges):
     ann, no = case.ann, {}
     k = 0 if ann is None else ann.n_annotators if ann.has_annotators else int(ann.n_labels.max())
     if ann is None or k < 2 or int((ann.n_labels >= 2).sum()) == 0: no["agreement"] = "needs two labels on some item"
+    if "agreement" in no:
+        for q in ("alt-test", "certificate", "gold certificate"): no[q] = "needs annotators: two human labels on some item"
     if not judges:
         why = ("no judge: no column is named like a model (llm, gpt..., judge, model, pred)" if case.judges is None and not case.judges_by_name
                else "raters named like models, but no column says each rater's kind (add one: HUMAN / LLM)" if case.judges_by_name
                else "no judge with a label on every item")
-        for q in ("alt-test", "certificate", "gold certificate", "corrected score"): no[q] = why
-    if "agreement" in no:
-        for q in ("alt-test", "certificate", "gold certificate"): no.setdefault(q, "needs two human labels on some item")
+        for q in ("alt-test", "certificate", "gold certificate", "corrected score"): no.setdefault(q, why)
     if case.gold is None or case.gold.empty:
         for q in ("gold certificate", "corrected score"): no.setdefault(q, "needs a gold column (named gold, truth, oracle, expert ...)")
     return no
@@ -275,7 +281,7 @@ def _min_items(case, judge):
 def _commands(case, path, judges, no, epsilon):
     "[(argv, questions it answers)]: one report for agreement, alt-test and the certificates; gold-status (wide); corrected_score (Python)."
     yes = [q for q in QUESTIONS if q not in no]
-    out, gold = [], None if "gold certificate" in no else str(_of(case.roles, "gold")[0])
+    out, gold = [], None if case.gold is None or case.gold.empty else str(_of(case.roles, "gold")[0])
     rep = [q for q in ("agreement", "alt-test", "certificate", "gold certificate") if q in yes]
     if rep:
         argv = ["humancert", "report", path, *_reading(case, path)]
