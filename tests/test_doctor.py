@@ -265,3 +265,19 @@ def test_no_annotators_says_so(tmp_path):
     assert d.questions.loc["certificate", "why not"] == "needs annotators: two human labels on some item"
     assert d.questions.answered["corrected score"] == "yes"                   # judge and gold suffice for the corrected score
     assert [c[1] for c in d.commands] == [("corrected score",)] and run_commands(d, tmp_path) == [0]
+
+
+def test_many_annotators_fit_and_paste_as_one_command(tmp_path, monkeypatch):
+    # 150 annotators beside a covariate: --annotators is a 1,500-character list, cut after commas; bash reads it back as one word
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(7)
+    df = pd.DataFrame({f"worker_{k:03d}": rng.choice(["a", "b"], 40) for k in range(150)}).assign(latency_ms=rng.random(40) * 1000)
+    df.rename_axis("item").to_csv("crowd.csv")
+    d = doctor("crowd.csv")
+    text = _text(d)
+    assert max(map(len, text.splitlines())) <= WIDTH and "  ... and 140 more annotator columns" in text
+    printed = text.split("# agreement\n")[1].split("\n\n")[0]
+    assert printed.count("\n") >= 10
+    bash = subprocess.run(["bash", "-c", "printf '%s\\0' " + printed.strip()], capture_output=True, text=True)
+    assert bash.stdout.split("\0")[:-1] == shlex.split(d.commands[0][0]) == ["humancert", "report", "crowd.csv", "--annotators",
+                                                                             ",".join(df.columns[:150])]

@@ -6,7 +6,8 @@ Docs: https://humancert.github.io/humancert/report/doctor.html.md"""
 
 # %% auto #0
 __all__ = ['LABEL_MAX', 'JUDGE_WORDS', 'JUDGE_PREFIXES', 'GOLD_WORDS', 'CLUSTER_WORDS', 'COVARIATE_WORDS', 'RATER_NAMES',
-           'LABEL_NAMES', 'KIND_NAMES', 'QUESTIONS', 'MIN_ITEMS', 'WIDTH', 'Doctor', 'doctor', 'doctor_command']
+           'LABEL_NAMES', 'KIND_NAMES', 'QUESTIONS', 'MIN_ITEMS', 'WIDTH', 'TABLE_ROWS', 'Doctor', 'doctor',
+           'doctor_command']
 
 # %% ../../nbs/report/93_doctor.ipynb #a590730c
 import json as _json
@@ -157,7 +158,7 @@ def _wide_case(df):
     case.gold = None if not gold_cols else t[gold_cols[0]].dropna()
     case.judges = t[judge_cols] if judge_cols else None
     if ann_cols and not case.repeated:
-        try: case.ann = Annotations.from_wide(t[ann_cols])
+        try: case.ann = Annotations.from_wide(t[ann_cols], raters_in_rows=False)      # rows are items, as the CLI reads a wide file
         except (ValueError, TypeError) as e: case.notes.append(f"the annotators' columns could not be read as labels ({str(e)[:120]})")
     return case
 
@@ -475,28 +476,40 @@ def doctor(table_or_path, # a labels file (CSV, TSV, JSON lines, Parquet; as `hu
 
 # %% ../../nbs/report/93_doctor.ipynb #986ec445
 WIDTH = 100   # the text's width: every line fits (a single name or path longer than that aside)
+TABLE_ROWS = 40   # the columns table lists every column up to this many; beyond, the others and the first 10 annotators
 
 def _wrap(text, indent="  "):
     "Prose wrapped to WIDTH with an indent."
     return textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ", break_on_hyphens=False)
 
+def _pieces(w, first):
+    "A long word cut after commas: the first piece fits after `first` characters, the others from column 0 (within WIDTH - 1, for the backslash)."
+    parts, cur, room = [], "", WIDTH - 1 - first
+    for tok in re.split(r"(?<=,)", w):
+        if cur and len(cur) + len(tok) > room: parts.append(cur); cur, room = "", WIDTH - 1
+        cur += tok
+    return parts + [cur]
+
 def _command_lines(line, indent="  "):
-    "A command wrapped to WIDTH between its words with ' \\' (the shell joins them); a Python program's own lines kept (each a line of the shell's quote)."
+    "A command wrapped to WIDTH between its words with ' \\', and a long unquoted list cut after a comma with '\\' and the rest from column 0 (the shell removes a backslash-newline outside quotes, so both paste as one command); a Python program's own lines kept."
     if "\n" in line: return [indent + ln if i == 0 else ln for i, ln in enumerate(line.split("\n"))]
     out, cur = [], indent
     for w in shlex.split(line):
         w = shlex.quote(w)
         if len(cur) + len(w) + 3 > WIDTH and cur.strip(): out.append(cur.rstrip() + " \\"); cur = indent + "    "
-        cur += w + " "
+        ps = _pieces(w, len(cur)) if "'" not in w and len(cur) + len(w) > WIDTH - 2 else [w]
+        if len(ps) > 1: out += [cur + ps[0] + "\\"] + [p + "\\" for p in ps[1:-1]]; cur = ""
+        cur += ps[-1] + " "
     return out + [cur.rstrip()]
 
 def _text(d):
     "The doctor's text: the layout, the columns, the questions, the commands, the labels still needed, the notes."
     cols = d.columns.assign(missing=(d.columns.missing * 100).round().astype(int).astype(str) + "%")
     cols.index = [str(c)[:24] for c in cols.index]
+    more = (cols.role == "annotator").cumsum().gt(10) & (cols.role == "annotator") if len(cols) > TABLE_ROWS else cols.role.isna()
     out = [f"humancert doctor: {d.source}", _wrap(f"{d.layout} table, {d.n_rows} rows, {d.n_items} items; annotators {_few(d.annotators, 6)}; "
            f"judges {_few(d.judges, 6)}; gold {d.gold or 'none'}; clusters {d.clusters or 'none'}", ""), "", "Columns",
-           textwrap.indent(cols.to_string(), "  "), "", "Questions"]
+           textwrap.indent(cols[~more].to_string(), "  ")] + ([f"  ... and {int(more.sum())} more annotator columns"] if more.any() else []) + ["", "Questions"]
     for q, r in d.questions.iterrows():
         out.append(_wrap(f"{r.answered:<3}  {QUESTIONS[q]}" + (f": {r['why not']}" if r["why not"] else "")))
     out += ["", "Commands" if d.commands else "Commands: none until a question can be answered"]
