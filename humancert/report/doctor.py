@@ -14,7 +14,7 @@ import json as _json
 import re
 import shlex
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
