@@ -31,9 +31,9 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'RatingCombiner', 'AltTest', 'AltTests', 'alt_test', 'JudgeBoard', 'compare_judges', 'CorrectedScore',
            'corrected_score', 'ScoreComparison', 'compare_scores', 'GoldCertificate', 'certify_with_gold',
            'gold_learning_curve', 'GoldPlan', 'plan_gold_study', 'agreement_summary_from_table', 'report_from_table',
-           'plan_gold_procedures', 'GoldProcedurePlan', 'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence',
-           'SequentialCertificate', 'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel', 'read_panel',
-           'ActiveDesign', 'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS',
+           'Doctor', 'doctor', 'plan_gold_procedures', 'GoldProcedurePlan', 'GOLD_TESTS', 'GoldTest', 'gold_test',
+           'GoldSequence', 'SequentialCertificate', 'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel',
+           'read_panel', 'ActiveDesign', 'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS',
            'sign_test_power', 'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan',
            'JudgeConsistency', 'judge_consistency', 'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges',
            'JudgePairs', 'judge_pairs', 'JudgeBias', 'judge_bias']
@@ -79,6 +79,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "survey.reference_panels": ("panel_matrix panel_scale NoiseSimulation uniform_noise hscore_star state_equivalence "
         "seq_by_reference"),
     "report.reporting": "Report make_report bounds_by_annotators dataset_case report_from_table",
+    "report.doctor": "Doctor doctor",
     "certification.gold_power": "GOLD_TESTS GoldTest gold_test",
     "certification.gold_sequence": "GoldSequence SequentialCertificate",
     "certification.active_gold": ("next_gold_items certify_active ActiveCertificate ActiveDesign active_design "
@@ -133,7 +134,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "LEVELS", "cohen_kappa", "cohen_kappa_mean", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi",
          "agreement_weights", "SCALE_SCORERS", "RATING_COMBINERS", "RatingCombiner", "AltTest", "AltTests", "alt_test",
          "JudgeBoard", "compare_judges", "CorrectedScore", "corrected_score", "ScoreComparison", "compare_scores", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
-         "plan_gold_study", "agreement_summary_from_table", "report_from_table",
+         "plan_gold_study", "agreement_summary_from_table", "report_from_table", "Doctor", "doctor",
          "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "GoldSequence", "SequentialCertificate",
          "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel",
          "ActiveDesign", "active_design", "InformativeDesign", "informative_design", "GOLD_PLAN_TESTS", "sign_test_power",

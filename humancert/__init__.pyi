@@ -198,6 +198,10 @@ from .report.reporting import (
     dataset_case as dataset_case,
     report_from_table as report_from_table,
 )
+from .report.doctor import (
+    Doctor as Doctor,
+    doctor as doctor,
+)
 from .certification.gold_power import (
     GOLD_TESTS as GOLD_TESTS,
     GoldTest as GoldTest,
@@ -409,6 +413,8 @@ __all__ = [
     'plan_gold_study',
     'agreement_summary_from_table',
     'report_from_table',
+    'Doctor',
+    'doctor',
     'plan_gold_procedures',
     'GoldProcedurePlan',
     'GOLD_TESTS',

@@ -158,9 +158,12 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
                 lead:float=None, # with --order and no --gold: the expected mean of D, for the planner's numbers before any gold
                 annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's and --gold's; a column of over 200 distinct numbers is then refused)
                 delta:float=None, # old name: failure probability 1 - confidence; kept working
+                fail_on:str=None, # not-certified: end with exit code 3 when the model is not certified (a finding; 0 done, 2 bad input, 1 internal error)
                ) -> str:
     "Sequential gold certificate (valid over all looks) and the gold items the planner still expects."
     _check_status_args(model, gold, reps, order, replacement, next_items, lead)
+    from humancert.report.ci_gate import check_fail_on, gate      # --fail-on's finding and exit code 3 (the CI gate notebook)
+    check_fail_on(fail_on, ("not-certified",))
     if input is None: raise ValueError("INPUT is needed: the labels file.")
     lf = read_labels(input, format, item, annotator, label, missing, labels, None, model, None, annotators=annotators,
                      keep=() if gold is None else (str(gold),))
@@ -168,10 +171,11 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
         given = dict(format=None if format == "wide" else format, item=item, annotator=None if annotator == "annotator" else annotator,
                      label=None if label == "label" else label, missing=missing, labels=labels, annotators=annotators,
                      confidence=confidence, delta=delta, tau=tau or None)
-        return _start_text(informative_design(lf.annotations, lf.model, seed=order), model, next_items, lead,
-                           0.95 if confidence is None else confidence, tau, reps, seed, _again_command(input, model, order, given))
+        return gate(_start_text(informative_design(lf.annotations, lf.model, seed=order), model, next_items, lead,
+                                0.95 if confidence is None else confidence, tau, reps, seed, _again_command(input, model, order, given)),
+                    fail_on, True)                                   # no gold label yet: not certified
     ann, g = _gold_labels(gold, None, input, format, item, lf.annotations, lf.model, False)
     design = None if order is None else informative_design(ann, lf.model, seed=order)
     seq = GoldSequence(ann, lf.model, CONFIDENCE if confidence is None else confidence, tau, design, replacement=replacement, delta=delta)
     note = _replay_looks(seq, g, Path(gold) if Path(gold).is_file() else Path(f"{input}.{gold}"))
-    return _status_text(seq, model, reps, seed, next_items) + note
+    return gate(_status_text(seq, model, reps, seed, next_items) + note, fail_on, not seq.certificate.certified)
