@@ -37,7 +37,7 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'plan_informative_design', 'InformativeDesignPlan', 'JudgeConsistency', 'judge_consistency',
            'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges', 'JudgePairs', 'judge_pairs', 'Pairwise',
            'read_pairwise', 'PositionConsistency', 'position_consistency', 'PreferenceAgreement',
-           'preference_agreement', 'tie_half_score']
+           'preference_agreement', 'tie_half_score', 'SystemRanking', 'rank_systems']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -93,6 +93,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "system_score.compare": "ScoreComparison compare_scores",
     "pairwise.judgements": ("Pairwise read_pairwise PositionConsistency position_consistency PreferenceAgreement preference_agreement "
         "tie_half_score"),
+    "pairwise.ranking": "SystemRanking rank_systems",
     "ceiling.iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
         "iaa_general iaa_certification"),
 }
@@ -142,7 +143,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "JudgeConsistency", "judge_consistency", "majority_of_runs", "jury", "EffectiveJudges", "effective_judges",
          "JudgePairs", "judge_pairs",
          "Pairwise", "read_pairwise", "PositionConsistency", "position_consistency", "PreferenceAgreement", "preference_agreement",
-         "tie_half_score"]
+         "tie_half_score", "SystemRanking", "rank_systems"]
 
 # %% ../nbs/99_package.ipynb #a62a1b55
 def _signature_comments(fn):

@@ -255,6 +255,10 @@ from .pairwise.judgements import (
     preference_agreement as preference_agreement,
     tie_half_score as tie_half_score,
 )
+from .pairwise.ranking import (
+    SystemRanking as SystemRanking,
+    rank_systems as rank_systems,
+)
 from .ceiling.iaa import (
     simulate_annotators as simulate_annotators,
     iaa_experiment1 as iaa_experiment1,
@@ -442,4 +446,6 @@ __all__ = [
     'PreferenceAgreement',
     'preference_agreement',
     'tie_half_score',
+    'SystemRanking',
+    'rank_systems',
 ]

@@ -97,7 +97,7 @@ LEVEL_EXCEPTIONS = {
     **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in ("corrected_score", "compare_scores")},
     # issue 45 item 5: the pairwise judgements' intervals were born with `confidence` (no old `delta` to keep)
     **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in
-       ("position_consistency", "preference_agreement")},
+       ("position_consistency", "preference_agreement", "rank_systems")},
 }
 
 

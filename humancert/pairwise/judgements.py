@@ -10,7 +10,7 @@ __all__ = ['COLUMNS', 'A_WORDS', 'B_WORDS', 'TIE_WORDS', 'CLUSTERINGS', 'CODES',
            'position_consistency', 'tie_half_score', 'agreement_terms', 'chance_level', 'PreferenceAgreement',
            'preference_agreement']
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #454edab0
+# %% ../../nbs/pairwise/70_pairwise.ipynb #dc8520f9
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +19,7 @@ from scipy import stats
 
 from ..data.annotations import Annotations, check_confidence, CONFIDENCE
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #ebd0bb96
+# %% ../../nbs/pairwise/70_pairwise.ipynb #0ead6942
 COLUMNS = {"prompt": ("prompt", "question_id", "prompt_id", "item"), "system_a": ("system_a", "model_a"),
            "system_b": ("system_b", "model_b"), "label": ("label", "winner", "verdict"), "rater": ("rater", "judge", "annotator")}
 
@@ -32,7 +32,7 @@ def _column(df, arg, given):
     if not found: raise ValueError(f"`{arg}`: `df` has none of the usual columns {list(COLUMNS[arg])}; pass {arg}='your column'.")
     return found[0]
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #b4ec4f6b
+# %% ../../nbs/pairwise/70_pairwise.ipynb #ad32cd62
 A_WORDS = ("a", "model_a", "system_a", "response_a", "[[a]]")
 B_WORDS = ("b", "model_b", "system_b", "response_b", "[[b]]")
 TIE_WORDS = ("tie", "tie (bothbad)", "tie (both bad)", "tie (bothgood)", "both bad", "both good", "draw", "[[c]]")
@@ -52,7 +52,7 @@ def normalise_labels(labels, # the verdicts as given
     out[(out == "") | miss] = None
     return out
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #2f693096
+# %% ../../nbs/pairwise/70_pairwise.ipynb #b089f3af
 def _item_verdicts(tab):
     "One verdict per (item, rater): the common verdict of its judgements of the item, or 'tie' when they differ."
     g = tab.groupby(["item", "rater"], sort=False, observed=True)["verdict"]
@@ -63,7 +63,7 @@ def _from_long(frame, items=None):
     "Annotations of 3-class verdicts (classes A, B, tie) from (item, rater, verdict) rows."
     return Annotations.from_long(frame, item="item", annotator="rater", label="verdict", labels=("A", "B", "tie"), items=items)
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #ff3d221d
+# %% ../../nbs/pairwise/70_pairwise.ipynb #31c819db
 @dataclass(frozen=True, repr=False)
 class Pairwise:
     "Judgements of pairs: one row per (item, rater, order shown), the verdict in system terms; humans and judges told apart."
@@ -88,7 +88,7 @@ class Pairwise:
         if not len(tab): raise ValueError(f"`rater`={rater!r} has no judgement; raters: {list(self.table.rater.unique())[:10]}.")
         return _item_verdicts(tab).set_index("item")["verdict"].rename(rater)
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #8d04da37
+# %% ../../nbs/pairwise/70_pairwise.ipynb #a152b7ba
 def _annotations(self:Pairwise, items=None) -> Annotations:
     "The humans' item verdicts as Annotations of the classes A, B, tie (annotators: the human raters), on `items` or every item a human judged."
     tab = self.table[self.table.human]
@@ -105,7 +105,7 @@ def _preference_labels(self:Pairwise, judge) -> tuple:
 
 Pairwise.annotations, Pairwise.preference_labels = _annotations, _preference_labels
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #f51567c3
+# %% ../../nbs/pairwise/70_pairwise.ipynb #a51abf50
 def _repr(self:Pairwise):
     t = self.table
     hum = t[t.human]
@@ -124,7 +124,7 @@ def _repr_html(self:Pairwise):
 
 Pairwise.__repr__, Pairwise._repr_html_ = _repr, _repr_html
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #42e88140
+# %% ../../nbs/pairwise/70_pairwise.ipynb #ce1095fd
 def _check_read_args(df, judges, rater):
     "The judges as a tuple; a TypeError/ValueError naming the argument."
     if not isinstance(df, pd.DataFrame): raise TypeError(f"`df` must be a pandas DataFrame with one row per judgement, got {type(df).__name__}.")
@@ -145,7 +145,7 @@ def _first_shown(df, first, a, b):
                          f"got {v[out == ''][0]!r} in a row comparing {a[out == ''][0]!r} and {b[out == ''][0]!r}.")
     return out
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #77b706ed
+# %% ../../nbs/pairwise/70_pairwise.ipynb #5c16e5c7
 def _systems(df, cols):
     "The two systems of each row as text; a ValueError naming the argument for a missing system or a system compared with itself."
     a, b = (df[cols[k]] for k in ("system_a", "system_b"))
@@ -166,7 +166,7 @@ def _verdicts(df, cols, a, b, notes):
     if miss.any(): notes.append(f"{int(miss.sum())} row(s) without a verdict dropped")
     return ~miss, v
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #df002895
+# %% ../../nbs/pairwise/70_pairwise.ipynb #719db775
 def _item_ids(df, cols, item, prompt, lo, hi):
     "Item ids: the `item` column (checked: one prompt and one pair each), or 'prompt | system vs system'."
     if item is None: return (prompt.astype(str) + " | " + lo + " vs " + hi).to_numpy(dtype=object)
@@ -185,7 +185,7 @@ def _check_duplicates(tab):
         raise ValueError(f"`df` has {int(dup.sum())} repeated judgement(s) of one item by one rater in one order (e.g. item {r['item']!r}, "
                          f"rater {r['rater']!r}, {r['first']!r} first); keep one, or give repeated runs distinct rater ids.")
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #1de00a75
+# %% ../../nbs/pairwise/70_pairwise.ipynb #3c47a94b
 def read_pairwise(df:pd.DataFrame, # one row per judgement: a prompt, two systems, a verdict, a rater
                   prompt=None, # column of prompt ids (None: 'prompt', 'question_id', 'prompt_id' or 'item')
                   system_a=None, # column of the system whose response is A (None: 'system_a' or 'model_a')
@@ -220,7 +220,7 @@ def read_pairwise(df:pd.DataFrame, # one row per judgement: a prompt, two system
     tab = tab.iloc[np.lexsort([key["first"], key["rater"], key["item"]])].reset_index(drop=True)   # row order never matters
     return Pairwise(tab[["item", "prompt", "system_a", "system_b", "rater", "human", "first", "winner", "verdict"]], judges, tuple(notes))
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #fea35dcc
+# %% ../../nbs/pairwise/70_pairwise.ipynb #e20b0979
 def _draw_verdicts(d, tie, rng):
     "Verdicts 'A'/'B'/'tie' with P(tie) = tie and P(A) = sigma(d) - tie/2 (clipped): E[y] = sigma(d) where feasible."
     pa = np.clip(1 / (1 + np.exp(-d)) - tie / 2, 0, 1 - tie)
@@ -229,7 +229,7 @@ def _draw_verdicts(d, tie, rng):
 
 def _swap(v): return np.where(v == "A", "B", np.where(v == "B", "A", v)).astype(object)
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #3b8dfafd
+# %% ../../nbs/pairwise/70_pairwise.ipynb #d5feba05
 def simulate_pairwise(n_prompts:int=200, pairs_per_prompt:int=2, strengths=(0.0, 0.3, 0.6, 0.9), n_humans:int=3,
                       human_accuracy:float=0.8, judge_accuracy:float=0.7, position_bias:float=0.1, tie:float=0.2,
                       judge_strengths=None, prompt_sd:float=0.0, human_share:float=1.0, seed:int=0) -> pd.DataFrame:
@@ -241,7 +241,8 @@ def simulate_pairwise(n_prompts:int=200, pairs_per_prompt:int=2, strengths=(0.0,
     combos = np.array([(i, j) for i in range(K) for j in range(i + 1, K)])
     ab = combos[np.concatenate([rng.choice(len(combos), pairs_per_prompt, replace=False) for _ in range(n_prompts)])]
     ab = np.where(rng.random((n, 1)) < 0.5, ab, ab[:, ::-1])                        # distinct pairs per prompt, random sides
-    shift = rng.normal(0, prompt_sd, n_prompts)[pr] if prompt_sd > 0 else 0.0
+    u = rng.normal(0, prompt_sd, (n_prompts, K)) if prompt_sd > 0 else np.zeros((n_prompts, K))   # how well each system suits each prompt
+    shift = u[pr, ab[:, 0]] - u[pr, ab[:, 1]]
     truth = _draw_verdicts(th[ab[:, 0]] - th[ab[:, 1]] + shift, tie, rng)          # the item's preference
     names = np.array([f"sys{k}" for k in range(K)], dtype=object)
     rows = []
@@ -260,7 +261,7 @@ def simulate_pairwise(n_prompts:int=200, pairs_per_prompt:int=2, strengths=(0.0,
                                   "label": shown, "rater": "judge"}))
     return pd.concat(rows, ignore_index=True)
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #59ffb2e9
+# %% ../../nbs/pairwise/70_pairwise.ipynb #f26eea6d
 def mean_cov(g, # values (m,) or vectors (m, k), one per unit
              clusters=None, # a cluster id per unit (None: independent units)
             ) -> np.ndarray:
@@ -288,7 +289,7 @@ def share_interval(x, clusters=None, confidence:float=CONFIDENCE) -> tuple:
     hi = float(stats.beta.ppf(1 - a, k + 1, ne - k)) if k < ne else 1.0
     return p, lo, hi, ne
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #ef617850
+# %% ../../nbs/pairwise/70_pairwise.ipynb #c074be33
 CLUSTERINGS = ("prompt", None)
 
 def _check_pairwise(pairs, judges, clusters, confidence):
@@ -303,7 +304,7 @@ def _check_pairwise(pairs, judges, clusters, confidence):
     if clusters not in CLUSTERINGS: raise ValueError(f"`clusters` must be 'prompt' (pairs of one prompt are dependent) or None (independent pairs), got {clusters!r}.")
     return pairs, judges, clusters, check_confidence(confidence)
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #be4304f5
+# %% ../../nbs/pairwise/70_pairwise.ipynb #d41c01c0
 def both_orders(tab:pd.DataFrame, # one rater's rows of a Pairwise table
                ) -> pd.DataFrame:
     "The items the rater saw in both orders: its verdict with system_a shown first, with system_b shown first, and the prompt."
@@ -327,7 +328,7 @@ def _consistency_row(pairs, judge, clusters, confidence):
             "tie in one order only": len(o) - int(same.sum()) - flip, "decisive verdicts": len(pres), "first preferred": f,
             "first lower": flo, "first upper": fhi}
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #9b48818b
+# %% ../../nbs/pairwise/70_pairwise.ipynb #204c0391
 @dataclass(frozen=True, repr=False)
 class PositionConsistency:
     "Per judge: the share of pairs judged the same in both orders, and the share of decisive verdicts won by the response shown first, with intervals."
@@ -354,7 +355,7 @@ class PositionConsistency:
         from html import escape
         return f"<p>{escape(repr(self).splitlines()[0])}</p>" + self.table.to_html(float_format=lambda v: f"{v:.4g}")
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #c05965b0
+# %% ../../nbs/pairwise/70_pairwise.ipynb #d4e00ce1
 def position_consistency(pairs:Pairwise, # judgements from read_pairwise
                          judges=None, # a judge's rater id or a list of them (None: every judge of `pairs`)
                          clusters:str|None="prompt", # 'prompt': pairs of one prompt are dependent; None: pairs independent
@@ -367,7 +368,7 @@ def position_consistency(pairs:Pairwise, # judgements from read_pairwise
     notes = (f"no pair seen in both orders by {none!r}: run the judge on each pair in both orders (swap system_a and system_b)",) if none else ()
     return PositionConsistency(pd.DataFrame.from_dict(rows, orient="index").rename_axis("judge"), confidence, clusters, notes)
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #217c94c8
+# %% ../../nbs/pairwise/70_pairwise.ipynb #72349c87
 CODES = {"A": 0, "B": 1, "tie": 2}
 TIE_HALF = np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5], [0.5, 0.5, 1.0]])   # w(judge, human) on (A, B, tie)
 
@@ -385,7 +386,7 @@ def agreement_terms(judge, # the judge's item verdicts, codes 0 (A), 1 (B), 2 (t
     return {"tie as half": (TIE_HALF[judge] * share).sum(1), "exact": share[np.arange(len(judge)), judge],
             "judge tie": (judge == 2).astype(float), "human tie": share[:, 2]}
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #b4fd5047
+# %% ../../nbs/pairwise/70_pairwise.ipynb #3770daae
 def chance_level(t_judge, t_human, scoring:str) -> tuple:
     "(chance agreement, its gradient in (t_judge, t_human)) of raters who tie at these rates and otherwise pick a side at random."
     if scoring == "tie as half": return t_judge * t_human + 0.5 * (1 - t_judge * t_human), np.array([0.5 * t_human, 0.5 * t_judge])
@@ -406,7 +407,7 @@ def _agreement_row(terms, scoring, clusters, confidence):
         out |= {name: float(est), f"{name} lower": max(float(est - h), -1.0 if name == "kappa" else 0.0), f"{name} upper": min(float(est + h), top)}
     return out
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #5b7266e1
+# %% ../../nbs/pairwise/70_pairwise.ipynb #d771741a
 @dataclass(frozen=True, repr=False)
 class PreferenceAgreement:
     "Per judge and scoring (tie as half, exact): agreement with the humans' preferences, its chance level and Cohen's kappa, with intervals."
@@ -431,7 +432,7 @@ class PreferenceAgreement:
         from html import escape
         return f"<p>{escape(repr(self).splitlines()[0])}</p>" + self.table.to_html(float_format=lambda v: f"{v:.4g}")
 
-# %% ../../nbs/pairwise/70_pairwise.ipynb #b223ede1
+# %% ../../nbs/pairwise/70_pairwise.ipynb #6ccc24ec
 def _agreement_data(pairs, judge):
     "(judge codes, human counts items x 3, prompts) on the items the judge and a human judged."
     jv = pairs.verdicts(judge)
