@@ -62,7 +62,7 @@ def test_preference_agreement_covers():
     a = float((joint * TIE_HALF).sum())
     c = chance_level(joint[2].sum(), joint[:, 2].sum(), "tie as half")[0]
     truth = {"agreement": a, "chance": c, "kappa": (a - c) / (1 - c)}
-    rng, reps = np.random.default_rng(1), 300
+    rng, reps = np.random.default_rng(1), 200
     hits = {k: [] for k in truth}
     for _ in range(reps):
         r = preference_agreement(read_pairwise(_agreement_table(rng, 150, joint), judges="judge")).table.loc[("judge", "tie as half")]
