@@ -117,3 +117,18 @@ def test_first_position_rate_size_and_power():
     power = 1 - np.mean([run(0.15, 80_000 + s) for s in range(reps)])
     assert size >= _floor(reps), size
     assert power >= 0.8, power
+
+
+def test_first_and_item_columns_by_hand():
+    "A table that keeps system_a/system_b fixed and names the order shown in a `first` column (names or A/B), with its own item ids."
+    df = pd.DataFrame({"prompt": ["p", "p", "p"], "system_a": ["x", "x", "x"], "system_b": ["y", "y", "y"],
+                       "label": ["A", "x", "tie"], "rater": ["j", "j", "h"], "shown": ["x", "B", "A"], "pair": ["q1", "q1", "q1"]})
+    pw = read_pairwise(df, first="shown", item="pair", judges="j")
+    t = pw.table
+    assert list(t["item"]) == ["q1", "q1", "q1"] and not pw.notes
+    j = t[t.rater == "j"].set_index("first")
+    assert j.loc["x", "winner"] == "x" and j.loc["y", "winner"] == "x"          # x won in both orders: consistent
+    r = position_consistency(pw).table.loc["j"]
+    assert (r["consistent"], r["pairs in both orders"], r["first preferred"]) == (1, 1, 0.5)
+    with pytest.raises(ValueError, match="`item`: item 'q1' has more than one prompt or pair"):
+        read_pairwise(df.assign(system_b=["y", "z", "y"]), first="shown", item="pair", judges="j")
