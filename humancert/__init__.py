@@ -36,7 +36,9 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'read_panel', 'ActiveDesign', 'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS',
            'sign_test_power', 'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan',
            'JudgeConsistency', 'judge_consistency', 'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges',
-           'JudgePairs', 'judge_pairs', 'JudgeBias', 'judge_bias']
+           'JudgePairs', 'judge_pairs', 'JudgeBias', 'judge_bias', 'Pairwise', 'read_pairwise', 'PositionConsistency',
+           'position_consistency', 'PreferenceAgreement', 'preference_agreement', 'tie_half_score', 'SystemRanking',
+           'rank_systems']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -93,6 +95,9 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "judges.bias": "JudgeBias judge_bias",
     "system_score.corrected_score": "CorrectedScore corrected_score",
     "system_score.compare": "ScoreComparison compare_scores",
+    "pairwise.judgements": ("Pairwise read_pairwise PositionConsistency position_consistency PreferenceAgreement preference_agreement "
+        "tie_half_score"),
+    "pairwise.ranking": "SystemRanking rank_systems",
     "ceiling.iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
         "iaa_general iaa_certification"),
 }
@@ -140,7 +145,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "ActiveDesign", "active_design", "InformativeDesign", "informative_design", "GOLD_PLAN_TESTS", "sign_test_power",
          "gold_discordance_bound", "plan_informative_design", "InformativeDesignPlan",
          "JudgeConsistency", "judge_consistency", "majority_of_runs", "jury", "EffectiveJudges", "effective_judges",
-         "JudgePairs", "judge_pairs", "JudgeBias", "judge_bias"]
+         "JudgePairs", "judge_pairs", "JudgeBias", "judge_bias", "Pairwise", "read_pairwise", "PositionConsistency", "position_consistency", "PreferenceAgreement", "preference_agreement", "tie_half_score", "SystemRanking", "rank_systems"]
 
 # %% ../nbs/99_package.ipynb #a62a1b55
 def _signature_comments(fn):

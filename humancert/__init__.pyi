@@ -259,6 +259,19 @@ from .system_score.compare import (
     ScoreComparison as ScoreComparison,
     compare_scores as compare_scores,
 )
+from .pairwise.judgements import (
+    Pairwise as Pairwise,
+    read_pairwise as read_pairwise,
+    PositionConsistency as PositionConsistency,
+    position_consistency as position_consistency,
+    PreferenceAgreement as PreferenceAgreement,
+    preference_agreement as preference_agreement,
+    tie_half_score as tie_half_score,
+)
+from .pairwise.ranking import (
+    SystemRanking as SystemRanking,
+    rank_systems as rank_systems,
+)
 from .ceiling.iaa import (
     simulate_annotators as simulate_annotators,
     iaa_experiment1 as iaa_experiment1,
@@ -446,4 +459,13 @@ __all__ = [
     'judge_pairs',
     'JudgeBias',
     'judge_bias',
+    'Pairwise',
+    'read_pairwise',
+    'PositionConsistency',
+    'position_consistency',
+    'PreferenceAgreement',
+    'preference_agreement',
+    'tie_half_score',
+    'SystemRanking',
+    'rank_systems',
 ]

@@ -95,6 +95,9 @@ LEVEL_EXCEPTIONS = {
        ("judge_consistency", "effective_judges", "judge_pairs", "judge_bias")},
     # issue 43: the corrected score and its comparisons were born with `confidence` (no old `delta` to keep)
     **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in ("corrected_score", "compare_scores")},
+    # issue 45 item 5: the pairwise judgements' intervals were born with `confidence` (no old `delta` to keep)
+    **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in
+       ("position_consistency", "preference_agreement", "rank_systems")},
 }
 
 

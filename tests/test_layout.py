@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NBS, PKG = ROOT / "nbs", ROOT / "humancert"
-PARTS = ("data", "agreement", "sparse_agreement", "certification", "survey", "ceiling", "judges", "system_score", "report")
+PARTS = ("data", "agreement", "sparse_agreement", "certification", "survey", "ceiling", "judges", "system_score", "pairwise", "report")
 MAX_LINES, MAX_MEDIAN = 60, 20
 EXPORT = re.compile(r"^#\|\s*export[is]?\s*$")
 
