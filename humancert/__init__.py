@@ -87,6 +87,10 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "certification.active_gold": ("next_gold_items certify_active ActiveCertificate ActiveDesign active_design "
         "InformativeDesign informative_design"),
     "data.panel": "Panel read_panel",
+}
+
+# %% ../nbs/99_package.ipynb #b7c1d2e4
+_PUBLIC.update({   # the parts built on the theorems: judges, system scores, pairwise judgements, the ceiling
     "judges.alt_test": "AltTest AltTests alt_test",
     "judges.board": "JudgeBoard compare_judges",
     "judges.consistency": "JudgeConsistency judge_consistency majority_of_runs",
@@ -100,7 +104,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "pairwise.ranking": "SystemRanking rank_systems",
     "ceiling.iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
         "iaa_general iaa_certification"),
-}
+})
 _MODULE_OF = {name: module for module, names in _PUBLIC.items() for name in names.split()}
 
 # %% ../nbs/99_package.ipynb #4d0aa8ce
