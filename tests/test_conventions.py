@@ -231,9 +231,6 @@ SEED_CASES["effective_judges"] = (lambda s: humancert.effective_judges((RUNS == 
 SEED_CASES["judge_pairs"] = (lambda s: humancert.judge_pairs(humancert.compare_judges(TIED, pd.DataFrame({"a": ["x"] * 150, "b": ["y"] * 75 + ["x"] * 75},
                                                                                                           index=TIED.items), n_bootstrap=0, max_k=1), n_bootstrap=20, seed=s),
                              _field_seed, lambda p: p.table.to_numpy().tolist())
-_JUDGE = pd.Series(([1, 0, 1, 1, 0] * 24), index=[f"i{k}" for k in range(120)])
-SEED_CASES["corrected_score"] = (lambda s: humancert.corrected_score(_JUDGE, _JUDGE.iloc[::3].rename("gold"), headline="betting", seed=s),
-                                 _field_seed, lambda r: r.to_frame()[["estimate", "lower", "upper"]].to_numpy().tolist())
 
 WIDE = ANN.to_wide()
 _BOOT = dict(ci_method="bootstrap", n_bootstrap=20)                  # the agreement intervals draw only with a bootstrap

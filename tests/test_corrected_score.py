@@ -7,13 +7,17 @@
   one, at n = 100 (the full grid is the cached study nbs/cache/60_score_coverage.csv, benchmarks/score_coverage.py),
   with a width check beside it; clusters: ignoring them under-covers, `clusters=` does not.
 """
+import dataclasses
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from humancert import CorrectedScore, corrected_score
 from humancert.data.annotations import Annotations
-from humancert.system_score.corrected_score import ppi_lambda
+from humancert.certification.gold_certificate import hashed_order
+from humancert.system_score.corrected_score import ORDERS, hashed_orders, ppi_lambda
 
 N = 4000
 IDS = pd.Index([f"i{k}" for k in range(N)])
@@ -146,6 +150,22 @@ def test_result_and_order():
     assert list(three.ci.index) == ["a", "b", "c"]
 
 
+def test_betting_interval_bets_in_the_hashed_order():
+    """No seed: the betting row depends on the gold items only through (id, label, judge); its first order is the gold
+    certificate's hashed order, so renaming the items (same sort order) changes it, and the row order does not."""
+    assert "seed" not in inspect.signature(corrected_score).parameters
+    assert "seed" not in {f.name for f in dataclasses.fields(CorrectedScore)}
+    ids = pd.Index([f"g{k}" for k in range(50)])
+    assert (hashed_orders(ids)[0] == hashed_order(ids)).all() and len({tuple(o) for o in hashed_orders(ids)}) == ORDERS
+    rng = np.random.default_rng(9)
+    t, judge, gold = study(rng, 100)
+    rename = lambda s: s.rename(lambda i: "x" + i)                              # the same id-sorted order, other hashes
+    a, b = corrected_score(judge, gold), corrected_score(rename(judge), rename(gold))
+    assert row(a, "betting").lower != row(b, "betting").lower
+    pd.testing.assert_series_equal(row(a, "PPI++"), row(b, "PPI++"))
+    assert "hashed order" in row(a, "betting").assumes
+
+
 def test_bad_input_names_the_argument():
     rng = np.random.default_rng(6)
     t, judge, gold = study(rng, 50)
@@ -154,8 +174,7 @@ def test_bad_input_names_the_argument():
              (dict(confidence=1.5), ValueError, "`confidence`"),
              (dict(kind="ordinal"), ValueError, "`kind` must be one of"),
              (dict(gold=pd.Series(["x", "y"], index=IDS[:2]), kind="binary"), ValueError, "positive="),
-             (dict(strata=pd.Series(0, index=IDS[:5])), ValueError, "`strata` must give a group"),
-             (dict(seed=1.5), TypeError, "`seed`")]
+             (dict(strata=pd.Series(0, index=IDS[:5])), ValueError, "`strata` must give a group")]
     for kw, err, msg in cases:
         args = dict(judge=judge, gold=gold) | kw
         with pytest.raises(err, match=msg): corrected_score(**args)
