@@ -28,8 +28,8 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'seq_by_reference', 'Report', 'make_report', 'bounds_by_annotators', 'dataset_case', 'LEVELS', 'cohen_kappa',
            'cohen_kappa_mean', 'gwet_ac', 'brennan_prediger', 'conger_kappa', 'scott_pi', 'agreement_weights',
            'SCALE_SCORERS', 'RATING_COMBINERS', 'RatingCombiner', 'AltTest', 'AltTests', 'alt_test', 'JudgeBoard',
-           'compare_judges', 'CorrectedScore', 'corrected_score', 'ScoreComparison', 'compare_scores',
-           'GoldCertificate', 'certify_with_gold', 'gold_learning_curve', 'GoldPlan', 'plan_gold_study',
+           'compare_judges', 'CorrectedScore', 'corrected_score', 'ScoreComparison', 'compare_scores', 'ScoreBudget',
+           'score_budget', 'GoldCertificate', 'certify_with_gold', 'gold_learning_curve', 'GoldPlan', 'plan_gold_study',
            'agreement_summary_from_table', 'report_from_table', 'plan_gold_procedures', 'GoldProcedurePlan',
            'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence', 'SequentialCertificate', 'next_gold_items',
            'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign', 'active_design',
@@ -89,6 +89,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "judges.pairs": "JudgePairs judge_pairs",
     "system_score.corrected_score": "CorrectedScore corrected_score",
     "system_score.compare": "ScoreComparison compare_scores",
+    "system_score.budget": "ScoreBudget score_budget",
     "ceiling.iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
         "iaa_general iaa_certification"),
 }
@@ -129,7 +130,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          # ratings, LLM judges, gold labels, tables
          "LEVELS", "cohen_kappa", "cohen_kappa_mean", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi",
          "agreement_weights", "SCALE_SCORERS", "RATING_COMBINERS", "RatingCombiner", "AltTest", "AltTests", "alt_test",
-         "JudgeBoard", "compare_judges", "CorrectedScore", "corrected_score", "ScoreComparison", "compare_scores", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
+         "JudgeBoard", "compare_judges", "CorrectedScore", "corrected_score", "ScoreComparison", "compare_scores", "ScoreBudget", "score_budget", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
          "plan_gold_study", "agreement_summary_from_table", "report_from_table",
          "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "GoldSequence", "SequentialCertificate",
          "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel",

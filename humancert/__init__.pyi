@@ -246,6 +246,10 @@ from .system_score.compare import (
     ScoreComparison as ScoreComparison,
     compare_scores as compare_scores,
 )
+from .system_score.budget import (
+    ScoreBudget as ScoreBudget,
+    score_budget as score_budget,
+)
 from .ceiling.iaa import (
     simulate_annotators as simulate_annotators,
     iaa_experiment1 as iaa_experiment1,
@@ -390,6 +394,8 @@ __all__ = [
     'corrected_score',
     'ScoreComparison',
     'compare_scores',
+    'ScoreBudget',
+    'score_budget',
     'GoldCertificate',
     'certify_with_gold',
     'gold_learning_curve',
