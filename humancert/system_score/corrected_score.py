@@ -80,34 +80,34 @@ def _terms(y, f_gold, f_all, orders):
 # %% ../../nbs/system_score/60_corrected_score.ipynb #faf37b2c
 CAP = 0.9   # the largest fraction of the capital a bet risks
 
-def _log_capital(Y, X, lo, hi, N, tau, cap=CAP):
-    "log of the capital averaged over the orders, for each candidate pool mean tau (1-d): bets against H0 'mean of Y over the N items <= tau'."
+def _log_capital(Y, X, lo, hi, N, tau, cap=CAP, ever=False):
+    "log of the capital averaged over the orders, for each candidate pool mean tau (1-d): bets against H0 'mean of Y over the N items <= tau'; `ever`: its largest value over the steps (one order)."
     B, n = Y.shape
     t = np.arange(n)
     past = np.cumsum(Y, 1) - Y
     tau = np.asarray(tau, dtype=np.float64)[:, None, None]
     m = (N * tau - past) / (N - t)                                           # the largest E[X_t | past] under H0
     bets = agrapa_bets(np.broadcast_to(X, m.shape), m, lo=lo, hi=hi, cap=cap)
-    with np.errstate(invalid="ignore", divide="ignore"): logk = np.log1p(bets * (X - m)).sum(-1)
-    logk = np.where((m < 0).any(-1), np.inf, logk)                            # the past already exceeds N tau: H0 is false
+    with np.errstate(invalid="ignore", divide="ignore"): steps = np.where(m < 0, np.inf, np.log1p(bets * (X - m)))   # m < 0: the past already exceeds N tau, H0 is false
+    logk = np.cumsum(steps, -1).max(-1) if ever else steps.sum(-1)
     top = logk.max(1)
     with np.errstate(invalid="ignore"):
         avg = top + np.log(np.mean(np.exp(logk - top[:, None]), 1))
     return np.where(np.isinf(top), top, avg)
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #7bf744db
-def _lower_limit(Y, X, lo, hi, N, alpha, grid=21, steps=12):
-    "The smallest tau in [0, 1] whose averaged capital stays below 1/alpha (Markov on the e-value): a grid, then bisection."
+def _lower_limit(Y, X, lo, hi, N, alpha, grid=21, steps=12, ever=False):
+    "The smallest tau in [0, 1] whose averaged capital stays below 1/alpha (Markov on the e-value; `ever`: at every step, Ville): a grid, then bisection."
     taus = np.linspace(0, 1, grid)
     step = max(1, (1 << 22) // Y.size)                                      # candidates per pass: bounded memory at any n
-    ok = np.concatenate([_log_capital(Y, X, lo, hi, N, taus[i:i + step]) for i in range(0, grid, step)]) < np.log(1 / alpha)
+    ok = np.concatenate([_log_capital(Y, X, lo, hi, N, taus[i:i + step], ever=ever) for i in range(0, grid, step)]) < np.log(1 / alpha)
     if not ok.any(): return 1.0
     k = int(np.argmax(ok))
     if k == 0: return 0.0
     a, b = taus[k - 1], taus[k]
     for _ in range(steps):
         mid = (a + b) / 2
-        a, b = (a, mid) if _log_capital(Y, X, lo, hi, N, [mid])[0] < np.log(1 / alpha) else (mid, b)
+        a, b = (a, mid) if _log_capital(Y, X, lo, hi, N, [mid], ever=ever)[0] < np.log(1 / alpha) else (mid, b)
     return float(a)
 
 ORDERS = 8   # the hashed orders the betting capital is averaged over
