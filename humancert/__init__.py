@@ -29,13 +29,14 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'cohen_kappa_mean', 'gwet_ac', 'brennan_prediger', 'conger_kappa', 'scott_pi', 'agreement_weights',
            'SCALE_SCORERS', 'RATING_COMBINERS', 'RatingCombiner', 'AltTest', 'AltTests', 'alt_test', 'JudgeBoard',
            'compare_judges', 'CorrectedScore', 'corrected_score', 'ScoreComparison', 'compare_scores', 'ScoreBudget',
-           'score_budget', 'GoldCertificate', 'certify_with_gold', 'gold_learning_curve', 'GoldPlan', 'plan_gold_study',
-           'agreement_summary_from_table', 'report_from_table', 'plan_gold_procedures', 'GoldProcedurePlan',
-           'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence', 'SequentialCertificate', 'next_gold_items',
-           'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign', 'active_design',
-           'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS', 'sign_test_power', 'gold_discordance_bound',
-           'plan_informative_design', 'InformativeDesignPlan', 'JudgeConsistency', 'judge_consistency',
-           'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges', 'JudgePairs', 'judge_pairs']
+           'score_budget', 'ScoreSequence', 'SequentialScore', 'GoldCertificate', 'certify_with_gold',
+           'gold_learning_curve', 'GoldPlan', 'plan_gold_study', 'agreement_summary_from_table', 'report_from_table',
+           'plan_gold_procedures', 'GoldProcedurePlan', 'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence',
+           'SequentialCertificate', 'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel', 'read_panel',
+           'ActiveDesign', 'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS',
+           'sign_test_power', 'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan',
+           'JudgeConsistency', 'judge_consistency', 'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges',
+           'JudgePairs', 'judge_pairs']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -90,6 +91,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "system_score.corrected_score": "CorrectedScore corrected_score",
     "system_score.compare": "ScoreComparison compare_scores",
     "system_score.budget": "ScoreBudget score_budget",
+    "system_score.sequence": "ScoreSequence SequentialScore",
     "ceiling.iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
         "iaa_general iaa_certification"),
 }
@@ -130,7 +132,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          # ratings, LLM judges, gold labels, tables
          "LEVELS", "cohen_kappa", "cohen_kappa_mean", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi",
          "agreement_weights", "SCALE_SCORERS", "RATING_COMBINERS", "RatingCombiner", "AltTest", "AltTests", "alt_test",
-         "JudgeBoard", "compare_judges", "CorrectedScore", "corrected_score", "ScoreComparison", "compare_scores", "ScoreBudget", "score_budget", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
+         "JudgeBoard", "compare_judges", "CorrectedScore", "corrected_score", "ScoreComparison", "compare_scores", "ScoreBudget", "score_budget", "ScoreSequence", "SequentialScore", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
          "plan_gold_study", "agreement_summary_from_table", "report_from_table",
          "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "GoldSequence", "SequentialCertificate",
          "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel",

@@ -250,6 +250,10 @@ from .system_score.budget import (
     ScoreBudget as ScoreBudget,
     score_budget as score_budget,
 )
+from .system_score.sequence import (
+    ScoreSequence as ScoreSequence,
+    SequentialScore as SequentialScore,
+)
 from .ceiling.iaa import (
     simulate_annotators as simulate_annotators,
     iaa_experiment1 as iaa_experiment1,
@@ -396,6 +400,8 @@ __all__ = [
     'compare_scores',
     'ScoreBudget',
     'score_budget',
+    'ScoreSequence',
+    'SequentialScore',
     'GoldCertificate',
     'certify_with_gold',
     'gold_learning_curve',

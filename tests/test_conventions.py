@@ -95,7 +95,7 @@ LEVEL_EXCEPTIONS = {
        ("judge_consistency", "effective_judges", "judge_pairs")},
     # issue 43: the corrected score and its comparisons were born with `confidence` (no old `delta` to keep)
     **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in ("corrected_score", "compare_scores",
-                                                                                               "score_budget")},
+                                                                                               "score_budget", "ScoreSequence")},
 }
 
 
