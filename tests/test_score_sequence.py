@@ -13,7 +13,6 @@ import pytest
 from humancert import ScoreSequence, SequentialScore
 from humancert.certification.gold_certificate import hashed_order
 from humancert.system_score.corrected_score import betting_ci
-from humancert.system_score.sequence import sequence_limits
 
 N = 2000
 IDS = pd.Index([f"i{k}" for k in range(N)])
@@ -48,7 +47,7 @@ def test_deterministic_hashed_order_and_stop_rule():
     pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
     one = ScoreSequence(judge).update(batches[0])
     h = hashed_order(batches[0].index)
-    lo, hi = sequence_limits(batches[0].to_numpy(float)[h], judge[batches[0].index].to_numpy(float)[h], judge.to_numpy(float), 0.05)
+    lo, hi = betting_ci(batches[0].to_numpy(float)[h], judge[batches[0].index].to_numpy(float)[h], judge.to_numpy(float), 0.05)
     assert (one.lower, one.upper) == (lo, hi) and isinstance(one, SequentialScore)
     f = a.to_frame()
     assert f.lower.is_monotonic_increasing and f.upper.is_monotonic_decreasing
