@@ -259,6 +259,14 @@ from .system_score.compare import (
     ScoreComparison as ScoreComparison,
     compare_scores as compare_scores,
 )
+from .system_score.budget import (
+    ScoreBudget as ScoreBudget,
+    score_budget as score_budget,
+)
+from .system_score.sequence import (
+    ScoreSequence as ScoreSequence,
+    SequentialScore as SequentialScore,
+)
 from .pairwise.judgements import (
     Pairwise as Pairwise,
     read_pairwise as read_pairwise,
@@ -419,6 +427,10 @@ __all__ = [
     'corrected_score',
     'ScoreComparison',
     'compare_scores',
+    'ScoreBudget',
+    'score_budget',
+    'ScoreSequence',
+    'SequentialScore',
     'GoldCertificate',
     'certify_with_gold',
     'gold_learning_curve',

@@ -7,13 +7,17 @@
   one, at n = 100 (the full grid is the cached study nbs/cache/60_score_coverage.csv, benchmarks/score_coverage.py),
   with a width check beside it; clusters: ignoring them under-covers, `clusters=` does not.
 """
+import dataclasses
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from humancert import CorrectedScore, corrected_score
 from humancert.data.annotations import Annotations
-from humancert.system_score.corrected_score import ppi_lambda
+from humancert.certification.gold_certificate import hashed_order
+from humancert.system_score.corrected_score import betting_ci, ppi_lambda
 
 N = 4000
 IDS = pd.Index([f"i{k}" for k in range(N)])
@@ -147,6 +151,23 @@ def test_result_and_order():
     assert list(three.ci.index) == ["a", "b", "c"]
 
 
+def test_betting_interval_bets_in_the_hashed_order():
+    """No seed: the betting row depends on the gold items only through (id, label, judge); its order is the gold
+    certificate's hashed order, so renaming the items (same sort order) changes it, and the row order does not."""
+    assert "seed" not in inspect.signature(corrected_score).parameters
+    assert "seed" not in {f.name for f in dataclasses.fields(CorrectedScore)}
+    rng = np.random.default_rng(9)
+    ids, y, f = pd.Index([f"g{k}" for k in range(50)]), (rng.random(50) < 0.6).astype(float), (rng.random(300) < 0.5).astype(float)
+    h = hashed_order(ids)
+    assert betting_ci(y, f[:50], f, 0.05, ids) == betting_ci(y[h], f[:50][h], f, 0.05)           # bets in the hashed order
+    t, judge, gold = study(rng, 100)
+    rename = lambda s: s.rename(lambda i: "x" + i)                              # the same id-sorted order, other hashes
+    a, b = corrected_score(judge, gold), corrected_score(rename(judge), rename(gold))
+    assert row(a, "betting").lower != row(b, "betting").lower
+    pd.testing.assert_series_equal(row(a, "PPI++"), row(b, "PPI++"))
+    assert "hashed order" in row(a, "betting").assumes
+
+
 def test_bad_input_names_the_argument():
     rng = np.random.default_rng(6)
     t, judge, gold = study(rng, 50)
@@ -155,8 +176,7 @@ def test_bad_input_names_the_argument():
              (dict(confidence=1.5), ValueError, "`confidence`"),
              (dict(kind="ordinal"), ValueError, "`kind` must be one of"),
              (dict(gold=pd.Series(["x", "y"], index=IDS[:2]), kind="binary"), ValueError, "positive="),
-             (dict(strata=pd.Series(0, index=IDS[:5])), ValueError, "`strata` must give a group"),
-             (dict(seed=1.5), TypeError, "`seed`")]
+             (dict(strata=pd.Series(0, index=IDS[:5])), ValueError, "`strata` must give a group")]
     for kw, err, msg in cases:
         args = dict(judge=judge, gold=gold) | kw
         with pytest.raises(err, match=msg): corrected_score(**args)

@@ -121,7 +121,7 @@ def _seeded_calls():
         "effective_judges": lambda s: hc.effective_judges(ann.to_wide().iloc[:40, :3], hard, n_bootstrap=2, seed=s),
         "judge_pairs": lambda s: hc.judge_pairs(hc.compare_judges(wide, hard.iloc[:60].to_frame("a").assign(b=hard.iloc[:60]), epsilon=None,
                                                                   n_bootstrap=0, max_k=2), n_bootstrap=2, seed=s),
-        "corrected_score": lambda s: hc.corrected_score(hard.iloc[:60] == hard.iloc[0], (hard.iloc[:60:2] == hard.iloc[0]).rename("gold"), seed=s),
+        "score_budget": lambda s: hc.score_budget(0.12, pass_rate=0.7, sensitivity=0.9, specificity=0.6, reps=10, seed=s),
         "plan_informative_design": lambda s: planner.plan_informative_design(hc.informative_design(small, hard.iloc[:60], seed=0), 0.05,
                                                                              reps=50, seed=s),   # the module's: the lead adds the name to hc
     }

@@ -16,8 +16,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data.annotations import Annotations, check_confidence, seed_used, check_seed
+from ..data.annotations import Annotations, check_confidence
 from ..certification.gold_sequence import agrapa_bets
+from ..certification.gold_certificate import hashed_order
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #b2ac86d1
 def ppi_lambda(y, # gold outcomes on the n gold items, in [0, 1]
@@ -80,43 +81,44 @@ def _terms(y, f_gold, f_all, orders):
 # %% ../../nbs/system_score/60_corrected_score.ipynb #faf37b2c
 CAP = 0.9   # the largest fraction of the capital a bet risks
 
-def _log_capital(Y, X, lo, hi, N, tau, cap=CAP):
-    "log of the capital averaged over the orders, for each candidate pool mean tau (1-d): bets against H0 'mean of Y over the N items <= tau'."
+def _log_capital(Y, X, lo, hi, N, tau, cap=CAP, ever=False):
+    "log of the capital averaged over the orders, for each candidate pool mean tau (1-d): bets against H0 'mean of Y over the N items <= tau'; `ever`: its largest value over the steps (one order)."
     B, n = Y.shape
     t = np.arange(n)
     past = np.cumsum(Y, 1) - Y
     tau = np.asarray(tau, dtype=np.float64)[:, None, None]
     m = (N * tau - past) / (N - t)                                           # the largest E[X_t | past] under H0
     bets = agrapa_bets(np.broadcast_to(X, m.shape), m, lo=lo, hi=hi, cap=cap)
-    with np.errstate(invalid="ignore", divide="ignore"): logk = np.log1p(bets * (X - m)).sum(-1)
-    logk = np.where((m < 0).any(-1), np.inf, logk)                            # the past already exceeds N tau: H0 is false
+    with np.errstate(invalid="ignore", divide="ignore"): steps = np.where(m < 0, np.inf, np.log1p(bets * (X - m)))   # m < 0: the past already exceeds N tau, H0 is false
+    logk = np.cumsum(steps, -1).max(-1) if ever else steps.sum(-1)
     top = logk.max(1)
     with np.errstate(invalid="ignore"):
         avg = top + np.log(np.mean(np.exp(logk - top[:, None]), 1))
     return np.where(np.isinf(top), top, avg)
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #7bf744db
-def _lower_limit(Y, X, lo, hi, N, alpha, grid=21, steps=12):
-    "The smallest tau in [0, 1] whose averaged capital stays below 1/alpha (Markov on the e-value): a grid, then bisection."
+def _lower_limit(Y, X, lo, hi, N, alpha, grid=21, steps=12, ever=False):
+    "The smallest tau in [0, 1] whose averaged capital stays below 1/alpha (Markov on the e-value; `ever`: at every step, Ville): a grid, then bisection."
     taus = np.linspace(0, 1, grid)
     step = max(1, (1 << 22) // Y.size)                                      # candidates per pass: bounded memory at any n
-    ok = np.concatenate([_log_capital(Y, X, lo, hi, N, taus[i:i + step]) for i in range(0, grid, step)]) < np.log(1 / alpha)
+    ok = np.concatenate([_log_capital(Y, X, lo, hi, N, taus[i:i + step], ever=ever) for i in range(0, grid, step)]) < np.log(1 / alpha)
     if not ok.any(): return 1.0
     k = int(np.argmax(ok))
     if k == 0: return 0.0
     a, b = taus[k - 1], taus[k]
     for _ in range(steps):
         mid = (a + b) / 2
-        a, b = (a, mid) if _log_capital(Y, X, lo, hi, N, [mid])[0] < np.log(1 / alpha) else (mid, b)
+        a, b = (a, mid) if _log_capital(Y, X, lo, hi, N, [mid], ever=ever)[0] < np.log(1 / alpha) else (mid, b)
     return float(a)
 
-def betting_ci(y, f_gold, f_all, alpha:float, orders:int=8, seed:int=0) -> tuple:
-    "(lower, upper) at level 1 - alpha for the mean of Y over the N judged items: predictable-lambda prediction-powered betting, each side at alpha/2."
-    rng = np.random.default_rng(seed)
-    perms = np.stack([rng.permutation(len(y)) for _ in range(orders)])
+def betting_ci(y, f_gold, f_all, alpha:float, # the gold outcomes, the judge's on them and on all N items; each side at alpha/2
+               ids=None, # the gold items' ids: the bets take the items in their hashed order; None: in the order given
+              ) -> tuple:
+    "(lower, upper) at level 1 - alpha for the mean of Y over the N judged items: predictable-lambda prediction-powered betting, each side at alpha/2, every tau its capital ever rejected left out (Ville)."
+    order = (np.arange(len(y)) if ids is None else hashed_order(ids))[None]
     N = len(f_all)
-    lo = _lower_limit(*_terms(y, f_gold, f_all, perms), N, alpha / 2)
-    hi = 1 - _lower_limit(*_terms(1 - y, 1 - f_gold, 1 - f_all, perms), N, alpha / 2)
+    lo = _lower_limit(*_terms(y, f_gold, f_all, order), N, alpha / 2, ever=True)
+    hi = 1 - _lower_limit(*_terms(1 - y, 1 - f_gold, 1 - f_all, order), N, alpha / 2, ever=True)
     return lo, hi
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #fcc9087b
@@ -134,7 +136,6 @@ class CorrectedScore:
     n_items: int         # items the judge scored
     scale: tuple         # (low, high) of the outcome
     notes: tuple = ()    # what was decided for the user (inferred range, ties, rows left out and why)
-    seed: int = 0        # the seed of the betting interval's orders, as used (seed=None records the fresh one drawn)
 
     def _head(self): return self.rows[self.rows.method == self.headline].set_index("outcome")
 
@@ -309,7 +310,7 @@ def _ppi_rows(y, fg, fa, alpha, gcl, acl, gst, ast, fixed=None):
     return (*_wald(est, var, alpha, df=df), float("nan"))
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #f3134cb9
-def _outcome_rows(y, fg, fa, alpha, methods, gcl, acl, gst, ast, seed, notes):
+def _outcome_rows(y, fg, fa, alpha, methods, gcl, acl, gst, ast, ids, notes):
     "[(method, estimate, lower, upper, guarantee)] for one outcome in [0, 1]."
     rows = [("judge only", *_wald(fa.mean(), _groups_var(fa, acl), alpha), "biased: the judge's own rate, not the truth"),
             ("gold only", *_ppi_rows(y, fg, fa, alpha, gcl, acl, gst, ast, fixed=0.0)[:3], ASYMPTOTIC)]   # lambda = 0: the gold mean
@@ -324,7 +325,7 @@ def _outcome_rows(y, fg, fa, alpha, methods, gcl, acl, gst, ast, seed, notes):
                          f"{ASYMPTOTIC} (delta method); sensitivity {se:.3f}, specificity {sp:.3f}; estimate clipped to [0, 1]"))
         except ValueError as err: notes.append(f"Rogan-Gladen row left out: {err}")
     if "betting" in methods:
-        lo, hi = betting_ci(y, fg, fa, alpha, seed=seed)
+        lo, hi = betting_ci(y, fg, fa, alpha, ids)
         e = ppi_mean(y, fg, fa, ppi_lambda(y, fg, fa))[0]
         rows.append(("betting", min(max(e, lo), hi), lo, hi, "finite-sample: valid at every n (predictable-lambda betting, Waudby-Smith & Ramdas)"))
     return rows
@@ -436,15 +437,14 @@ def _check_strata(gst, ast):
     few = [h for h in np.unique(ast) if np.count_nonzero(gst == h) < 2]
     if few: raise ValueError(f"`strata`: {len(few)} stratum/strata have fewer than 2 gold items; merge small strata or label more items in them.")
 
-def _check_score_args(judge, gold, confidence, estimand, seed, headline):
-    "corrected_score's arguments checked before any work: (judge, confidence, estimand, seed), or an error naming the argument."
+def _check_score_args(judge, gold, confidence, estimand, headline):
+    "corrected_score's arguments checked before any work: (judge, confidence, estimand), or an error naming the argument."
     judge = _check_judge(judge)
     if not isinstance(gold, (pd.Series, Annotations)):
         raise TypeError(f"`gold` must be a pandas Series of human labels indexed by item id (NaN where unlabelled) or an "
                         f"Annotations panel, got {type(gold).__name__}.")
-    seed = check_seed(seed, int_only=True)                          # the shared check: the same message everywhere
     if headline not in HEADLINES: raise ValueError(f"`headline` must be one of {HEADLINES}, got {headline!r}.")
-    return judge, check_confidence(confidence), _check_estimand(gold, estimand), seed
+    return judge, check_confidence(confidence), _check_estimand(gold, estimand)
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #b95576e2
 def corrected_score(judge:pd.Series, # the judge's label or score on every item, indexed by item id
@@ -457,11 +457,10 @@ def corrected_score(judge:pd.Series, # the judge's label or score on every item,
                     strata:pd.Series|None=None, # a stratum id per judged item (stratified PPI++)
                     confidence:float=0.95, # the level (simultaneous over the classes for class shares)
                     headline:str="auto", # 'auto': finite-sample betting below 300 gold items or for rare outcomes, else PPI++ (always with clusters/strata)
-                    seed:int|None=0, # the 8 orders the betting interval averages over (None: fresh ones); the input's row order never matters
                    ) -> CorrectedScore:
     "The judged system's score corrected for the judge's errors with a few human labels: judge only, gold only, PPI++, Rogan-Gladen (binary) and a finite-sample betting interval."
-    judge, confidence, estimand, seed = _check_score_args(judge, gold, confidence, estimand, seed, headline)
-    if estimand == "oracle": return _oracle_score(judge, gold, kind, positive, confidence, seed, clusters, strata, headline)
+    judge, confidence, estimand = _check_score_args(judge, gold, confidence, estimand, headline)
+    if estimand == "oracle": return _oracle_score(judge, gold, kind, positive, confidence, clusters, strata, headline)
     notes = []
     kind, outcomes, sc, pos, F, Y = _prepare(judge, gold, kind, positive, scale, estimand, notes)
     acl, ast = _codes(clusters, "clusters", judge), _codes(strata, "strata", judge)
@@ -473,15 +472,15 @@ def corrected_score(judge:pd.Series, # the judge's label or score on every item,
     alpha = (1 - confidence) / len(outcomes)
     rows = []
     for k, name in enumerate(outcomes):
-        for m, e, lo, hi, g in _outcome_rows(Y[:, k], F[pos, k], F[:, k], alpha, methods, gcl, acl, gst, ast, seed, notes):
+        for m, e, lo, hi, g in _outcome_rows(Y[:, k], F[pos, k], F[:, k], alpha, methods, gcl, acl, gst, ast, judge.index[pos], notes):
             rows.append((name, m, *(sc[0] + (sc[1] - sc[0]) * np.array([e, lo, hi])), len(F) if m == "judge only" else len(pos), g))
     df = pd.DataFrame(rows, columns=["outcome", "method", "estimate", "lower", "upper", "n", "guarantee"]).assign(assumes=_assumes(clusters, strata))
     df.loc[df.method == "judge only", "assumes"] = "nothing about the truth: the judge's labels taken as they are"
-    df.loc[df.method == "betting", "assumes"] = (f"gold items a uniform random sample of the judged items, their order (id-sorted, "
-                                                 f"then shuffled with seed {seed}) unrelated to their labels")
+    df.loc[df.method == "betting", "assumes"] = ("gold items a uniform random sample of the judged items, their hashed order (BLAKE2b of the item ids, "
+                                                 "as the gold certificate's) unrelated to their labels")
     df = df.sort_values(["outcome", "method"], key=lambda c: c.map({m: i for i, m in enumerate(ROW_ORDER)}) if c.name == "method" else c.map(outcomes.index), kind="stable")
     if len(outcomes) > 1: notes.append(f"intervals simultaneous over the {len(outcomes)} classes (Bonferroni: each at {1 - alpha:.4g})")
-    return CorrectedScore(kind, _estimand_text(estimand, kind), confidence, head, df.reset_index(drop=True), len(pos), len(F), sc, tuple(notes), seed)
+    return CorrectedScore(kind, _estimand_text(estimand, kind), confidence, head, df.reset_index(drop=True), len(pos), len(F), sc, tuple(notes))
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #284b75db
 def latent_class(L:np.ndarray, # n x K labels in {0, 1}, NaN where annotator k did not label item i
@@ -549,7 +548,7 @@ ORACLE_TEXT = ("the oracle (true) label, under a latent-class model: annotators 
 ORACLE_ASSUMES = ("gold items a uniform random sample of the judged items; the latent-class model holds (annotators conditionally "
                   "independent given the true label, >= 3 labels per gold item, better than chance on average)")
 
-def _oracle_score(judge, gold, kind, positive, confidence, seed, clusters, strata, headline):
+def _oracle_score(judge, gold, kind, positive, confidence, clusters, strata, headline):
     "corrected_score with estimand='oracle': judge only, the latent-class prevalence of the gold items, and PPI++ on their posteriors, with delta-method intervals."
     if clusters is not None or strata is not None:
         raise ValueError("estimand='oracle' assumes independent gold items: `clusters` and `strata` are not supported with it; "
@@ -574,4 +573,4 @@ def _oracle_score(judge, gold, kind, positive, confidence, seed, clusters, strat
     df = pd.DataFrame([("pass", *r) for r in rows], columns=["outcome", "method", "estimate", "lower", "upper", "n", "guarantee", "assumes"])
     notes.append(f"latent-class fit on {len(pos)} gold items x {L.shape[1]} annotators: sensitivity {se.min():.2f}-{se.max():.2f}, "
                  f"specificity {sp.min():.2f}-{sp.max():.2f}; the judge is not in the model, so its errors may correlate with the annotators'")
-    return CorrectedScore("binary", ORACLE_TEXT, confidence, "PPI++", df, len(pos), len(F), (0.0, 1.0), tuple(notes), seed)
+    return CorrectedScore("binary", ORACLE_TEXT, confidence, "PPI++", df, len(pos), len(F), (0.0, 1.0), tuple(notes))
