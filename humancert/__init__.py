@@ -27,15 +27,17 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'panel_matrix', 'panel_scale', 'NoiseSimulation', 'uniform_noise', 'hscore_star', 'state_equivalence',
            'seq_by_reference', 'Report', 'make_report', 'bounds_by_annotators', 'dataset_case', 'LEVELS', 'cohen_kappa',
            'cohen_kappa_mean', 'gwet_ac', 'brennan_prediger', 'conger_kappa', 'scott_pi', 'agreement_weights',
-           'SCALE_SCORERS', 'RATING_COMBINERS', 'RatingCombiner', 'AltTest', 'AltTests', 'alt_test', 'JudgeBoard',
-           'compare_judges', 'CorrectedScore', 'corrected_score', 'ScoreComparison', 'compare_scores',
-           'GoldCertificate', 'certify_with_gold', 'gold_learning_curve', 'GoldPlan', 'plan_gold_study',
-           'agreement_summary_from_table', 'report_from_table', 'plan_gold_procedures', 'GoldProcedurePlan',
-           'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence', 'SequentialCertificate', 'next_gold_items',
-           'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign', 'active_design',
-           'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS', 'sign_test_power', 'gold_discordance_bound',
-           'plan_informative_design', 'InformativeDesignPlan', 'JudgeConsistency', 'judge_consistency',
-           'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges', 'JudgePairs', 'judge_pairs']
+           'cluster_codes', 'dense_codes', 'resample_weights', 'resample_indices', 'cluster_variance', 'ratio_variance',
+           'id_prefix', 'looks_clustered', 'SCALE_SCORERS', 'RATING_COMBINERS', 'RatingCombiner', 'AltTest', 'AltTests',
+           'alt_test', 'JudgeBoard', 'compare_judges', 'CorrectedScore', 'corrected_score', 'ScoreComparison',
+           'compare_scores', 'GoldCertificate', 'certify_with_gold', 'gold_learning_curve', 'GoldPlan',
+           'plan_gold_study', 'agreement_summary_from_table', 'report_from_table', 'plan_gold_procedures',
+           'GoldProcedurePlan', 'GOLD_TESTS', 'GoldTest', 'gold_test', 'GoldSequence', 'SequentialCertificate',
+           'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign',
+           'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS', 'sign_test_power',
+           'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan', 'JudgeConsistency',
+           'judge_consistency', 'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges', 'JudgePairs',
+           'judge_pairs']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -45,6 +47,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "agreement.measures": ("Agreement PairwiseAgreement AgreementSummary item_agreement percent_agreement fleiss_kappa "
         "krippendorff_alpha pairwise_agreement cohen_kappa_pairwise agreement_summary UndefinedAgreementError "
         "AnnotatorAgreement annotator_agreement"),
+    "agreement.clusters": "cluster_codes dense_codes resample_weights resample_indices cluster_variance ratio_variance id_prefix looks_clustered",
     "agreement.coefficients": "cohen_kappa cohen_kappa_mean gwet_ac brennan_prediger conger_kappa scott_pi agreement_weights",
     "data.datasets": "DATASETS Dataset load",
     "data.imports": "LabelStudioExport read_label_studio",
@@ -128,7 +131,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "make_report", "bounds_by_annotators", "dataset_case",
          # ratings, LLM judges, gold labels, tables
          "LEVELS", "cohen_kappa", "cohen_kappa_mean", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi",
-         "agreement_weights", "SCALE_SCORERS", "RATING_COMBINERS", "RatingCombiner", "AltTest", "AltTests", "alt_test",
+         "agreement_weights", "cluster_codes", "dense_codes", "resample_weights", "resample_indices", "cluster_variance", "ratio_variance", "id_prefix", "looks_clustered", "SCALE_SCORERS", "RATING_COMBINERS", "RatingCombiner", "AltTest", "AltTests", "alt_test",
          "JudgeBoard", "compare_judges", "CorrectedScore", "corrected_score", "ScoreComparison", "compare_scores", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
          "plan_gold_study", "agreement_summary_from_table", "report_from_table",
          "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "GoldSequence", "SequentialCertificate",
