@@ -77,3 +77,38 @@ def test_looks_clustered():
     assert "pass clusters=humancert.id_prefix(items, '_')" in humancert.looks_clustered(humancert.load("cebab").annotations.items)
     assert humancert.looks_clustered([f"item_{k}" for k in range(50)]) is None
     assert humancert.looks_clustered(list(range(50))) is None
+
+
+def _copies(n=200, seed=6):
+    "A panel of n items and the same panel with three identical copies of each item (ids 'i_k'), its judges likewise."
+    s = humancert.simulate_oracle_labels(n, [0.8, 0.7, 0.75, 0.65], n_classes=3, seed=seed)
+    w = s.annotations.to_wide()
+    j = pd.DataFrame({"good": s.oracle, "bad": (np.asarray(s.oracle) + (np.arange(n) % 3 == 0)) % 3}, index=w.index)
+    ids = [f"{i}_{k}" for i in w.index for k in range(3)]
+    w3 = pd.DataFrame(np.repeat(w.to_numpy(), 3, axis=0), index=ids, columns=w.columns)
+    j3 = pd.DataFrame(np.repeat(j.to_numpy(), 3, axis=0), index=ids, columns=j.columns)
+    return humancert.Annotations.from_wide(w), j, humancert.Annotations.from_wide(w3), j3, humancert.id_prefix(ids)
+
+
+def test_board_cluster_bootstrap():
+    "compare_judges: copies clustered give the intervals of the items alone; unclustered copies give narrower ones (fails without clusters=)."
+    a1, j1, a3, j3, g = _copies()
+    one = humancert.compare_judges(a1, j1, n_bootstrap=60, seed=2)
+    three = humancert.compare_judges(a3, j3, n_bootstrap=60, seed=2, clusters=g)
+    naive = humancert.compare_judges(a3, j3, n_bootstrap=60, seed=2)
+    cols = ["agreement lo", "agreement hi", "humans lo", "humans hi", "advantage lo", "advantage hi", "SEQ lo", "SEQ hi"]
+    pd.testing.assert_frame_equal(three.to_frame()[cols], one.to_frame()[cols], rtol=1e-12)
+    width = lambda b: (b.to_frame()["agreement hi"] - b.to_frame()["agreement lo"]).to_numpy()
+    assert (width(naive) < 0.8 * width(three)).all()
+    assert three.to_frame()["clusters"].iloc[0] == 200 and "of 200 clusters" in repr(three) and "clusters" not in one.to_frame()
+
+
+def test_survey_equivalence_clusters():
+    a1, j1, a3, j3, g = _copies()
+    one = humancert.survey_equivalence(j1["bad"], a1, "plurality", "agreement", n_bootstrap=80, seed=1)
+    three = humancert.survey_equivalence(j3["bad"], a3, "plurality", "agreement", n_bootstrap=80, seed=1, clusters=g)
+    np.testing.assert_allclose(three.samples, one.samples, rtol=1e-9)
+    assert three.n_clusters == 200 and "cluster-bootstrap" in repr(three) and "item-bootstrap" in repr(one)
+    with pytest.raises(ValueError, match="`clusters` gives no cluster"):
+        humancert.survey_equivalence(j3["bad"], a3, "plurality", "agreement", n_bootstrap=2, clusters=g.iloc[:10])
+
