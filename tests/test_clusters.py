@@ -129,3 +129,13 @@ def test_gold_certificate_clusters_keep_the_level():
     r = np.array([_gold_rep(s) for s in range(100)])
     assert r[:, 1].mean() <= 0.05 + 2 * np.sqrt(0.05 * 0.95 / 100)                # 0.094
     assert r[:, 0].mean() > 0.10                                                   # ignoring the clusters: invalid (power of the check)
+
+
+def test_alt_test_clusters():
+    "alt_test(clusters=): copies clustered give the p-values of the items alone; the plain test on copies is far more confident; 'wilcoxon' refused."
+    a1, j1, a3, j3, g = _copies()
+    one, three = humancert.alt_test(a1, j1["bad"], 0.1), humancert.alt_test(a3, j3["bad"], 0.1, clusters=g)
+    np.testing.assert_allclose(three.to_frame()["p_value"], one.to_frame()["p_value"], rtol=1e-9)
+    assert (humancert.alt_test(a3, j3["bad"], 0.1).to_frame()["p_value"] < one.to_frame()["p_value"]).all() and three.n_clusters == 200
+    with pytest.raises(ValueError, match="use test='t'"):
+        humancert.alt_test(a3, j3["bad"], 0.1, test="wilcoxon", clusters=g)

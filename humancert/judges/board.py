@@ -489,7 +489,7 @@ def _rank_table(rows, by):
 
 # %% ../../nbs/judges/51_judges.ipynb #56001650
 _CLUSTER_NOTE = ("clusters: every bootstrap interval (agreement, humans, advantage probability, SEQ) resamples the {G} clusters whole "
-                 "(clusters i.i.d.); the alt-test's p-values and the certificate still take the items as independent")
+                 "and the alt-test's t-tests take them as the units (clusters i.i.d.); the certificate still takes the items as independent")
 
 def compare_judges(ann:Annotations, # the human labels (annotator ids are needed for the alternative annotator test)
                    judges, # one column of labels per judge (DataFrame; a Series for one judge), one row per item; missing allowed
@@ -521,7 +521,7 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     alt_args = dict(epsilon=epsilon, score=sc["score"], q=q, min_items_per_annotator=min_items_per_annotator, family=family)
     enc = {g: _judge_codes(ann, frame, g, sc, W) for g in names}     # every judge's labels encoded (and checked) once
     if run_alt: _check_alt_args(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family)
-    alt, pieces = _alt_run(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family) if run_alt else (None, None)
+    alt, pieces = _alt_run(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family, codes) if run_alt else (None, None)
     Z = _unit_counts(ann.n_items, ann.n_annotators, **pieces) if run_alt and n_bootstrap else None   # d shared with the test, not recomputed
     label_seq = not sc["numbers"] and not scale_request(sc["combiner"], sc["scorer"])
     cache = {}                                                          # per-profile scores, shared by judges with the same items
