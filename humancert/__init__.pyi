@@ -24,6 +24,16 @@ from .agreement.measures import (
     AnnotatorAgreement as AnnotatorAgreement,
     annotator_agreement as annotator_agreement,
 )
+from .agreement.clusters import (
+    cluster_codes as cluster_codes,
+    dense_codes as dense_codes,
+    resample_weights as resample_weights,
+    resample_indices as resample_indices,
+    cluster_variance as cluster_variance,
+    ratio_variance as ratio_variance,
+    id_prefix as id_prefix,
+    looks_clustered as looks_clustered,
+)
 from .agreement.coefficients import (
     cohen_kappa as cohen_kappa,
     cohen_kappa_mean as cohen_kappa_mean,
@@ -440,6 +450,14 @@ __all__ = [
     'report_from_table',
     'Doctor',
     'doctor',
+    'cluster_codes',
+    'dense_codes',
+    'resample_weights',
+    'resample_indices',
+    'cluster_variance',
+    'ratio_variance',
+    'id_prefix',
+    'looks_clustered',
     'plan_gold_procedures',
     'GoldProcedurePlan',
     'GOLD_TESTS',

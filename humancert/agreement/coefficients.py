@@ -14,6 +14,7 @@ import pandas as pd
 from scipy import sparse, special
 
 from ..data.annotations import Annotations, check_annotations, check_seed, check_level, encode_labels, row_sums, single_blas_thread, check_confidence
+from .clusters import cluster_codes, dense_codes, resample_weights, cluster_variance
 from .measures import Agreement, UndefinedAgreementError, as_annotations, _chance_corrected, _pair_totals
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #3412a901
@@ -36,6 +37,27 @@ def _check_ci(ci_method, confidence, n_bootstrap, seed, population):
                          f"{ci_method!r} resamples the items as if drawn from an infinite population and cannot use it; pass "
                          "ci_method='analytic' with `population`, or population=None with a bootstrap interval.")
     return check_seed(seed)                                           # the seed used: a fresh int for None, to record
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #f9999563
+def _check_clusters(clusters, ci_method, population):
+    "`clusters` beside the interval options: no studentized bootstrap and no finite-population factor over items."
+    if clusters is None: return
+    if ci_method == "bootstrap_t":
+        raise ValueError("`ci_method`='bootstrap_t' is not offered with `clusters` (its per-resample standard error treats items as "
+                         "independent); use 'analytic' (cluster-robust variance), 'bootstrap' or 'bca' (clusters resampled).")
+    if population is not None:
+        raise ValueError(f"`population`={population!r} is a finite-population factor over items, not offered with `clusters`; pass population=None.")
+
+def _item_clusters(clusters, items, keep=None):
+    "Cluster codes of the items the estimator keeps (`keep`: a mask over `items`), renumbered 0..G-1; None without clusters."
+    if clusters is None: return None
+    codes = cluster_codes(clusters, items)
+    codes = codes if keep is None else dense_codes(codes[keep])
+    if codes.max(initial=-1) < 1:
+        raise ValueError(f"`clusters`: the {len(codes)} items that carry a pair fall in {codes.max(initial=-1) + 1} cluster(s); an interval over clusters needs at least 2.")
+    return codes
+
+def _n_clusters(codes): return None if codes is None else int(codes.max()) + 1
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #518bbbf5
 def _check_interval_items(ci_method, m):
@@ -95,8 +117,12 @@ def _z_interval(value, se, confidence):
 def _jackknife(stat, # item weights -> the coefficient, as for `_bootstrap`
                n:int, # items
                batch:int=1, # leave-one-out samples handed to `stat` at once
+               codes=None, # cluster codes of the items: each cluster left out in turn instead
               ) -> np.ndarray:
     "The coefficient with each item left out in turn: weight 1 on every item, 0 on the one left out."
+    if codes is not None:
+        G = int(codes.max()) + 1
+        return np.array([stat((codes != g).astype(np.float64)) if batch == 1 else stat((codes != g).astype(np.float64)[None])[0] for g in range(G)])
     out = np.empty(n)
     for s in range(0, n, batch):
         m = min(batch, n - s)
@@ -127,13 +153,14 @@ def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficien
                n_bootstrap:int, seed, confidence:float,
                batch:int=1, # resamples handed to `stat` at once (the draws are the same for every batch)
                estimate:float|None=None, # the coefficient on the data: given, the interval is BCa instead of percentile
+               codes=None, # cluster codes of the items: whole clusters resampled (notebook 03); None: items
               ):
     "Percentile (or, with `estimate`, BCa) interval and standard deviation of the coefficient over `n_bootstrap` resamples of the items."
     from tqdm.auto import tqdm                                    # imported when used; a widget in notebooks, text elsewhere
     rng = np.random.default_rng(seed)
     vals = np.empty(n_bootstrap)
     for s in tqdm(range(0, n_bootstrap, batch), desc="bootstrap", leave=False, disable=n_bootstrap * n < 5e7):
-        w = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(min(batch, n_bootstrap - s))]).astype(np.float64)
+        w = resample_weights(n, rng, codes, min(batch, n_bootstrap - s)).astype(np.float64)   # codes None: the item draws of old
         vals[s:s + len(w)] = stat(w[0]) if batch == 1 else stat(w)
     ok = np.isfinite(vals)
     if (~ok).sum() > 0.01 * n_bootstrap:
@@ -141,7 +168,7 @@ def _bootstrap(stat, # item weights (multiplicities, length n) -> the coefficien
                          f"{n} items, so a bootstrap interval would describe only the others; use ci_method='analytic' or more items.")
     vals = vals[ok]                                                   # at most 1 % undefined resamples, left out
     levels = [(1 - confidence) / 2, (1 + confidence) / 2]
-    if estimate is not None: levels = _bca_levels(vals, estimate, _jackknife(stat, n, batch), confidence)
+    if estimate is not None: levels = _bca_levels(vals, estimate, _jackknife(stat, n, batch, codes), confidence)
     lo, hi = np.quantile(vals, levels)
     return float(vals.std(ddof=1)), (float(lo), float(hi))
 
@@ -166,9 +193,9 @@ def _bootstrap_t(value_se, # item indices (length n, with repeats) -> (coefficie
     return float(se), (float(value - hi * se), float(min(1.0, value - lo * se)))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #411fba17
-def _result(measure, value, observed, expected, n_items, n_labels, se=None, ci=None, ci_method=None, confidence=None, seed=None):
+def _result(measure, value, observed, expected, n_items, n_labels, se=None, ci=None, ci_method=None, confidence=None, seed=None, n_clusters=None):
     return Agreement(measure, float(value), float(observed), float(expected), int(n_items), int(n_labels), None if se is None else float(se),
-                     ci, ci_method, confidence, seed if ci_method in ("bootstrap", "bca", "bootstrap_t") and isinstance(seed, int) else None)
+                     ci, ci_method, confidence, seed if ci_method in ("bootstrap", "bca", "bootstrap_t") and isinstance(seed, int) else None, n_clusters if ci_method is not None else None)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #d69d5e67
 def _undefined(measure, why):
@@ -222,11 +249,12 @@ def _family_value(c, n, two, pa_i, W, kind, chance, w=None):
     return pa, _chance(kind, pi, W), pi
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #9c462ea9
-def _family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population):
+def _family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population, groups=None):
     "Gwet's linearised variance: (1-f)/(n(n-1)) sum_i (kappa*_i - kappa)^2, with f = n / population."
     m, m2 = len(n), int(two.sum())
     k_i = (m / m2) * (pa_i - pe * two) / (1 - pe)
     k_star = k_i - 2 * (1 - value) * (_chance_items(kind, c, n, pi, W) - pe) / (1 - pe)
+    if groups is not None: return cluster_variance(k_star, groups, center=value)   # Liang-Zeger on kappa*_i (notebook 03)
     f = _sampled_fraction(m, population)
     return (1 - f) / (m * (m - 1)) * float(((k_star - value) ** 2).sum())
 
@@ -275,30 +303,32 @@ def _family_variance_counts(counts, # items x classes counts (items without a la
     return (1 - _sampled_fraction(m, population)) / (m * (m - 1)) * total
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #7e1b4053
-def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population):
+def _family(ann, measure, kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population, clusters=None):
     check_annotations(ann)
     seed = _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    _check_clusters(clusters, ci_method, population)
     C = ann.n_classes
     if C < 2: raise _undefined(measure, f"there is one class ({ann.classes[0]!r})")
     W = agreement_weights(C, weights)
     c, n, two, pa_i = _family_parts(ann.counts, W)
     _check_interval_items(ci_method, int(two.sum()))
+    g = _item_clusters(clusters, ann.items, row_sums(np.asarray(ann.counts)) >= 1)   # codes of the rated items
     pa, pe, pi = _family_value(c, n, two, pa_i, W, kind, chance)
     if pe >= 1 - 1e-15: raise _undefined(measure, f"every label is {ann.classes[int(np.argmax(pi))]!r}")
     value = (pa - pe) / (1 - pe)
     se = ci = None
     if ci_method in ("analytic", "bootstrap_t"):
-        se = np.sqrt(_family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population))
-        ci = _t_interval(value, se, len(n), confidence)
+        se = np.sqrt(_family_variance(c, n, two, pa_i, W, kind, value, pe, pi, population, g))
+        ci = _t_interval(value, se, len(n) if g is None else _n_clusters(g), confidence)
         if ci_method == "bootstrap_t":
             se, ci = _bootstrap_t(_family_value_se(c, n, two, pa_i, W, kind, chance, population), len(n), n_bootstrap, seed, confidence, value, se)
     elif ci_method in ("bootstrap", "bca"):
         def stat(w):
             a, e, _ = _family_value(c, n, two, pa_i, W, kind, chance, w)
             return (a - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
+        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None, codes=g)
     return _result(measure + _weights_name(weights), value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method,
-                   None if ci_method is None else confidence, seed)
+                   None if ci_method is None else confidence, seed, _n_clusters(g))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f04edbbf
 def _family_value_se(c, n, two, pa_i, W, kind, chance, population):
@@ -323,12 +353,13 @@ def fleiss_kappa_at(ann, # the annotations (missing labels allowed): Annotations
                 seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
+                clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
                ) -> Agreement:
     "Fleiss' kappa (Gwet 2014 ch. 2-3) or Randolph's free-marginal kappa, weighted if asked, with an optional interval."
     if not (isinstance(method, str) and method in ("fleiss", "randolph")): raise ValueError(f"`method` must be 'fleiss' or 'randolph', got {method!r}.")
     if not (isinstance(chance, str) and chance in ("pooled", "items")): raise ValueError(f"`chance` must be 'pooled' or 'items', got {chance!r}.")
     kind = "fleiss" if method == "fleiss" else "bp"
-    return _family(as_annotations(ann, raters_in_rows), f"{method}_kappa", kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), f"{method}_kappa", kind, chance, weights, ci_method, confidence, n_bootstrap, seed, population, clusters)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #d4fea882
 def _fleiss_analytic(ann:Annotations, # validated annotations
@@ -357,10 +388,11 @@ def gwet_ac(ann, # the annotations (missing labels allowed): Annotations, or an 
                 seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
+                clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
            ) -> Agreement:
     "Gwet's AC1 (unweighted) or AC2 (weighted) (Gwet 2014 ch. 2-3), with Gwet's item-averaged class shares."
     name = "gwet_ac1" if _weights_name(weights) == "" else "gwet_ac2"
-    return _family(as_annotations(ann, raters_in_rows), name, "gwet", "items", weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), name, "gwet", "items", weights, ci_method, confidence, n_bootstrap, seed, population, clusters)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #692d7674
 def brennan_prediger(ann, # the annotations (missing labels allowed): Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
@@ -371,9 +403,10 @@ def brennan_prediger(ann, # the annotations (missing labels allowed): Annotation
                 seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
+                clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
                     ) -> Agreement:
     "Brennan and Prediger's coefficient (Gwet 2014 ch. 2-3): chance agreement T_w / C^2, every class equally likely."
-    return _family(as_annotations(ann, raters_in_rows), "brennan_prediger", "bp", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(as_annotations(ann, raters_in_rows), "brennan_prediger", "bp", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population, clusters)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #1d0a48d7
 def _differences(level, values, n_c, metric=None):
@@ -427,10 +460,12 @@ def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annot
                 seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
+                clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
                          ) -> Agreement:
     "Krippendorff's alpha (Krippendorff 2011) at a level of measurement or with a metric, from the coincidence matrix of counts."
     ann = as_annotations(ann, raters_in_rows)
     seed = _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    _check_clusters(clusters, ci_method, population)
     level = ann.level if level is None else level
     if metric is not None and not callable(metric):
         raise TypeError(f"`metric` must be a callable metric(a, b) -> squared difference, got {type(metric).__name__}.")
@@ -438,14 +473,15 @@ def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annot
     values = ann.class_values
     o, keep = _coincidences(ann.counts)
     _check_interval_items(ci_method, int(keep.sum()))
+    g = _item_clusters(clusters, ann.items, keep)                       # codes of the items with a pair
     d_o, d_e, m, n_c = _alpha_from(o, level, values, metric)
     measure = "krippendorff_alpha" + ("" if metric is None and level == "nominal" else f"_{'metric' if metric is not None else level}")
     if d_e <= 0: raise _undefined(measure, f"every label is {ann.classes[int(np.argmax(n_c))]!r}")
     value = 1 - d_o / d_e
     se = ci = None
     if ci_method in ("analytic", "bootstrap_t"):
-        se = np.sqrt(_alpha_variance(ann.counts, *_alpha_weights(o, level, values, metric), int(keep.sum()), population))
-        ci = _t_interval(value, se, int(keep.sum()), confidence)
+        se = np.sqrt(_alpha_variance(ann.counts, *_alpha_weights(o, level, values, metric), int(keep.sum()), population, g))
+        ci = _t_interval(value, se, int(keep.sum()) if g is None else _n_clusters(g), confidence)
         if ci_method == "bootstrap_t":
             se, ci = _bootstrap_t(_alpha_value_se(np.asarray(ann.counts)[keep], level, values, metric, population), int(keep.sum()),
                                   n_bootstrap, seed, confidence, value, se)
@@ -454,9 +490,9 @@ def krippendorff_alpha_at(ann, # the annotations (missing labels allowed): Annot
         def stat(w):
             a, b, _, _ = _alpha_from(_coincidences(cnt, w)[0], level, values, metric)
             return 1 - a / b if b > 0 else np.nan
-        se, ci = _bootstrap(stat, int(keep.sum()), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
+        se, ci = _bootstrap(stat, int(keep.sum()), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None, codes=g)
     return _result(measure, value, 1 - d_o / m, 1 - d_e / m, int(keep.sum()), int(n_c.sum()), se, ci, ci_method,
-                   None if ci_method is None else confidence, seed)
+                   None if ci_method is None else confidence, seed, _n_clusters(g))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #ec9687f8
 def _alpha_variance(counts, # items x classes counts (items with fewer than two labels are skipped)
@@ -465,6 +501,7 @@ def _alpha_variance(counts, # items x classes counts (items with fewer than two 
                     pa1, # p'_a = sum(o * W) / n..; None: computed by one more pass (weights with w_kk < 1)
                     m:int, # items with a pair
                     population, # items in the population, or None
+                    groups=None, # cluster codes of the items with a pair: Liang-Zeger's variance (notebook 03)
                    ) -> float:
     "Gwet's (2014, ch. 5) linearised variance of Krippendorff's alpha, in one blocked pass over the items with a pair."
     n_dot = float(n_c.sum())
@@ -476,11 +513,14 @@ def _alpha_variance(counts, # items x classes counts (items with fewer than two 
     alpha1 = (pa1 - pe) / (1 - pe)
     c1, c2 = 1 / (r * (1 - pe)), -2 * (1 - alpha1) / (r * (1 - pe))
     c3, c0 = (2 * (1 - alpha1) * pe - pa) / (r * (1 - pe)), (pa - pe) / (1 - pe) - alpha1
-    total = 0.0
+    total, off = 0.0, 0
+    sums = None if groups is None else np.zeros(int(groups.max()) + 1)
     for n, q, u in _item_sums(counts, W, v, 2):              # kappa*_i - alpha' = c1 (q-n)/(n-1) + c2 u + c3 n + c0
         q -= n; q /= n - 1; q *= c1
         u *= c2; q += u; n *= c3; q += n; q += c0
         total += float(np.einsum("i,i->", q, q))          # not q @ q: a threaded BLAS dot is slow on a busy machine
+        if sums is not None: sums += np.bincount(groups[off:off + len(q)], weights=q, minlength=len(sums)); off += len(q)
+    if sums is not None: return float((sums ** 2).sum()) / m ** 2 * len(sums) / (len(sums) - 1)
     return (1 - _sampled_fraction(m, population)) / (m * (m - 1)) * total
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #cfde0d04
@@ -607,6 +647,11 @@ def _cohen_variance(p, ra, rb, W, kappa, pe, n):
     inner = (p * (W - (wa[:, None] + wb[None, :]) * (1 - kappa)) ** 2).sum()
     return float((inner - (kappa - pe * (1 - kappa)) ** 2) / (n * (1 - pe) ** 2))
 
+def _cohen_terms(ca, cb, ra, rb, W, kappa, pe):
+    "Each item's influence term of kappa (mean 0): its mean square over n is the variance above, its cluster sums give Liang-Zeger's."
+    wa, wb = W @ rb, W.T @ ra
+    return (W[ca, cb] - (wa[ca] + wb[cb]) * (1 - kappa) - (kappa - pe * (1 - kappa))) / (1 - pe)
+
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #61e6fb17
 def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
                 b=None, # rater b's labels on the same items (two Series: paired by index); None: `a` is a table of both raters
@@ -617,9 +662,12 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
                 n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                 seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 raters_in_rows:bool=False, # with `b` None: True when the table's two rows are the raters
+                clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
                ) -> Agreement:
     "Cohen's kappa of two raters (Cohen 1968), weighted if asked, on the items both labelled, with an optional interval."
     seed = _check_ci(ci_method, confidence, n_bootstrap, seed, None)
+    _check_clusters(clusters, ci_method, None)
+    g = _pair_clusters(a, b, clusters, raters_in_rows)
     if b is None: a, b, labels = _two_from_table(a, raters_in_rows, labels)
     else: _check_no_orientation(raters_in_rows)
     ca, cb, classes = _two_raters(a, b, labels)
@@ -631,8 +679,12 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
     value = (po - pe) / (1 - pe)
     se = ci = None
     if ci_method in ("analytic", "bootstrap_t"):
-        se = np.sqrt(_cohen_variance(p, ra, rb, W, value, pe, len(ca)))
-        ci = _z_interval(value, se, confidence)
+        if g is None:
+            se = np.sqrt(_cohen_variance(p, ra, rb, W, value, pe, len(ca)))
+            ci = _z_interval(value, se, confidence)
+        else:                                                               # Liang-Zeger on the influence terms, t with G - 1
+            se = np.sqrt(cluster_variance(_cohen_terms(ca, cb, ra, rb, W, value, pe), g, center=0.0))
+            ci = _t_interval(value, se, _n_clusters(g), confidence)
         if ci_method == "bootstrap_t":
             def value_se(idx):
                 o, e, pb, ra_, rb_ = _cohen_from(_confusion(ca[idx], cb[idx], C), W)
@@ -644,8 +696,21 @@ def cohen_kappa(a, # rater a's labels, one per item (NaN/None: not labelled)
         def stat(w):
             o, e, *_ = _cohen_from(_confusion(ca, cb, C, w), W)
             return (o - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(ca), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
-    return _result(measure, value, po, pe, len(ca), 2 * len(ca), se, ci, ci_method, None if ci_method is None else confidence, seed)
+        se, ci = _bootstrap(stat, len(ca), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None, codes=g)
+    return _result(measure, value, po, pe, len(ca), 2 * len(ca), se, ci, ci_method, None if ci_method is None else confidence, seed, _n_clusters(g))
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #921c69cb
+def _pair_clusters(a, b, clusters, raters_in_rows):
+    "Cluster codes (renumbered) of the items both raters labelled, in the order `_two_raters` keeps them; None without clusters."
+    if clusters is None: return None
+    if b is None:
+        items = as_annotations(a, raters_in_rows, arg="a").items
+        a, b, _ = _two_from_table(a, raters_in_rows, None)
+    else:
+        a, b = _aligned(a, b)
+        items = a.index if isinstance(a, pd.Series) else pd.RangeIndex(len(np.asarray(a)))
+    both = (pd.Series(np.asarray(a, dtype=object)).notna() & pd.Series(np.asarray(b, dtype=object)).notna()).to_numpy()
+    return _item_clusters(clusters, items, both)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #f3cbf53a
 def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
@@ -658,15 +723,17 @@ def scott_pi(a, # rater a's labels, one per item (NaN/None: not labelled)
                 seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # with `b` None: True when the table's two rows are the raters
+                clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
             ) -> Agreement:
     "Scott's pi of two raters (Gwet 2014 ch. 2-3), weighted if asked, on the items both labelled."
     seed = _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    g = _pair_clusters(a, b, clusters, raters_in_rows)
     if b is None: a, b, labels = _two_from_table(a, raters_in_rows, labels)
     else: _check_no_orientation(raters_in_rows)
     ca, cb, classes = _two_raters(a, b, labels)
     counts = np.zeros((len(ca), len(classes)), np.int64)
     np.add.at(counts, (np.arange(len(ca)), ca), 1); np.add.at(counts, (np.arange(len(ca)), cb), 1)
-    return _family(Annotations.from_counts(counts, labels=list(classes)), "scott_pi", "fleiss", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population)
+    return _family(Annotations.from_counts(counts, labels=list(classes)), "scott_pi", "fleiss", "pooled", weights, ci_method, confidence, n_bootstrap, seed, population, g)
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #7ae7cc62
 def _wide_codes(ann):
@@ -688,7 +755,7 @@ def _conger_from(L, M, C, W, w=None):
     return float((W * (np.outer(pbar, pbar) - s2 / r)).sum())
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #6f28b67f
-def _conger_variance(L, C, W, value, pe, pa_i, two, population):
+def _conger_variance(L, C, W, value, pe, pa_i, two, population, groups=None):
     "Gwet's linearised variance of Conger's kappa: the family's, with p_e|i from each rater's own shares (one look-up per label)."
     n, r = L.shape
     cnt = np.stack([np.bincount(L[:, g] + 1, minlength=C + 1) for g in range(r)])
@@ -702,6 +769,7 @@ def _conger_variance(L, C, W, value, pe, pa_i, two, population):
     pe_i /= r * (r - 1)
     k_i = (n / two.sum()) * (pa_i - pe * two) / (1 - pe)
     k_star = k_i - 2 * (1 - value) * (pe_i - pe) / (1 - pe)
+    if groups is not None: return cluster_variance(k_star, groups, center=value)
     f = _sampled_fraction(n, population)
     return (1 - f) / (n * (n - 1)) * float(((k_star - value) ** 2).sum())
 
@@ -714,14 +782,17 @@ def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items
                 seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                 population:float|None=None, # items in the population, for the finite-population factor; None: infinite
                 raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
+                clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
                 ) -> Agreement:
     "Conger's kappa (Gwet 2014 ch. 2-3): Fleiss' observed agreement, chance from each rater's own class shares, with an optional interval."
     ann = check_annotations(as_annotations(ann, raters_in_rows), "conger_kappa")
     seed = _check_ci(ci_method, confidence, n_bootstrap, seed, population)
+    _check_clusters(clusters, ci_method, population)
     C = ann.n_classes
     W = agreement_weights(C, weights)
     L = _wide_codes(ann)
     rated = (L >= 0).any(1)
+    g = _item_clusters(clusters, ann.items, rated)
     L = L[rated]
     M = L >= 0
     c, n, two, pa_i = _family_parts(np.asarray(ann.counts)[rated], W)
@@ -735,8 +806,8 @@ def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items
     value = (pa - pe) / (1 - pe)
     se = ci = None
     if ci_method in ("analytic", "bootstrap_t"):
-        se = np.sqrt(_conger_variance(L, C, W, value, pe, pa_i, two, population))
-        ci = _t_interval(value, se, len(n), confidence)
+        se = np.sqrt(_conger_variance(L, C, W, value, pe, pa_i, two, population, g))
+        ci = _t_interval(value, se, len(n) if g is None else _n_clusters(g), confidence)
         if ci_method == "bootstrap_t":
             def value_se(idx):
                 Lb, Mb, tb, pb = L[idx], M[idx], two[idx], pa_i[idx]
@@ -750,8 +821,8 @@ def conger_kappa(ann, # annotations with annotator ids: Annotations, or an items
         def stat(w):
             a, e = value_of(w)
             return (a - e) / (1 - e) if e < 1 else np.nan
-        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None)
-    return _result(measure, value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method, None if ci_method is None else confidence, seed)
+        se, ci = _bootstrap(stat, len(n), n_bootstrap, seed, confidence, estimate=value if ci_method == "bca" else None, codes=g)
+    return _result(measure, value, pa, pe, int(two.sum()), int(n[two].sum()), se, ci, ci_method, None if ci_method is None else confidence, seed, _n_clusters(g))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #b7c2e1a4
 def _pair_cells(L, # items x annotators class codes, -1 where not labelled
@@ -797,10 +868,12 @@ def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotato
                      n_bootstrap:int=1000, # resamples for ci_method="bootstrap"
                      seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                      raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
+                     clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
                     ) -> Agreement:
     "The mean of (weighted) Cohen's kappa over annotator pairs sharing two or more items, each pair on its common items."
     ann = check_annotations(as_annotations(ann, raters_in_rows), "cohen_kappa_mean")
     seed = _check_ci(ci_method, confidence, n_bootstrap, seed, None)
+    _check_clusters(clusters, ci_method, None)
     if ci_method in ("analytic", "bootstrap_t"):
         raise ValueError(f"`ci_method`={ci_method!r}: the mean over annotator pairs has no published variance; use ci_method='bootstrap' or 'bca'.")
     _check_interval_items(ci_method, int((ann.n_labels >= 2).sum()))
@@ -811,6 +884,7 @@ def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotato
     W = agreement_weights(C, weights)
     L = _wide_codes(ann)
     cells, n = _pair_cells(L, C), ann.n_items
+    g = _item_clusters(clusters, ann.items)
     T = np.stack([np.bincount(cl, minlength=C * C) for _, cl in cells]).reshape(-1, C, C) if cells else np.zeros((0, C, C))
     kappa, po_p, pe_p = _kappas_from_tables(T.astype(np.float64), W)    # the estimate: every item once
     measure = "mean_cohen_kappa" + _weights_name(weights)
@@ -822,10 +896,10 @@ def cohen_kappa_mean(ann, # annotations with annotator ids (at most 200 annotato
         A = _cells_matrix(cells, n, C)
         def stat(w): return _nanmean_rows(_kappas_from_tables(np.asarray((A.T @ w.T).T).reshape(len(w), P, C, C), W)[0])
         se, ci = _bootstrap(stat, n, n_bootstrap, seed, confidence, batch=max(1, int(4e6 // (P * C * C))),
-                            estimate=value if ci_method == "bca" else None)
+                            estimate=value if ci_method == "bca" else None, codes=g)
     has = ann.n_labels >= 2
     return _result(measure, value, po, pe, int(has.sum()), int(ann.n_labels[has].sum()), se, ci, ci_method,
-                   None if ci_method is None else confidence, seed)
+                   None if ci_method is None else confidence, seed, _n_clusters(g))
 
 # %% ../../nbs/agreement/07_rating_agreement.ipynb #c7764c07
 def _coverage_population(C:int=5, acc:float=0.6, pi=(0.1, 0.2, 0.4, 0.2, 0.1)):
@@ -889,4 +963,46 @@ def _coverage_study(reps:int=300, # data sets per design
     out = df.groupby(["items", "design", "coefficient", "ci_method"], sort=False).agg(coverage=("covered", "mean"), width=("width", "mean"), data_sets=("covered", "count"), refused=("covered", lambda s: int(s.isna().sum()))).reset_index()
     out["se"] = np.sqrt(out["coverage"] * (1 - out["coverage"]) / out["data_sets"])
     out["population"] = out["coefficient"].map(truth)
+    return out
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #2eb84657
+_CLUSTER_ACC = (0.9, 0.3)   # an item is easy (raters right with probability 0.9) or hard (0.3), each with probability 1/2
+
+def _cluster_sample(G:int, rng, m:int=5, icc:float=0.3, pi=(0.1, 0.2, 0.4, 0.2, 0.1)):
+    "G clusters of m items x 4 raters: each item copies its cluster's class and difficulty with probability sqrt(icc), else draws its own; the cluster codes."
+    C, n = len(pi), G * m
+    own = rng.random(n) >= np.sqrt(icc)                               # two items of a cluster share their type with probability icc
+    z = np.where(own, rng.choice(C, n, p=pi), np.repeat(rng.choice(C, G, p=pi), m))
+    hard = np.where(own, rng.random(n) < 0.5, np.repeat(rng.random(G) < 0.5, m))
+    acc = np.asarray(_CLUSTER_ACC)[hard.astype(int)]
+    x = np.where(rng.random((n, 4)) < acc[:, None], z[:, None], rng.integers(0, C, (n, 4))) + 1.0
+    return x, np.repeat(np.arange(G), m)
+
+def _cluster_population():
+    "The clustered model's two-rater joint shares: the mixture of the easy and the hard items' (clusters change no item's distribution)."
+    return sum(_coverage_population(acc=a)[0] for a in _CLUSTER_ACC) / len(_CLUSTER_ACC)
+
+# %% ../../nbs/agreement/07_rating_agreement.ipynb #e4a7ec23
+def _cluster_coverage(reps:int=200, # data sets per number of clusters
+                      sizes=(20, 60), # clusters of 5 items per data set
+                      coefficients=("fleiss_kappa", "krippendorff_alpha_interval", "gwet_ac1", "cohen_kappa_quadratic"),
+                      methods=(("analytic", False), ("analytic", True), ("bootstrap", True)), # (ci_method, with clusters)
+                      n_bootstrap:int=200, seed:int=0, icc:float=0.3,
+                     ) -> pd.DataFrame:
+    "Coverage and width of 95 % intervals on clustered data (clusters of 5, ICC `icc`), ignoring the clusters (unit 'items') or given them ('clusters')."
+    J = _cluster_population()
+    truth = {k: _population_value(J, *_COVERAGE_COEFFICIENTS[k][1:]) for k in coefficients}
+    rows = []
+    for G in sizes:
+        rng = np.random.default_rng([seed, G])
+        for r in range(reps):
+            x, g = _cluster_sample(G, rng, icc=icc)
+            ann = Annotations.from_wide(x, labels=_LABELS)
+            for name in coefficients:
+                for m, use in methods:
+                    ci = _COVERAGE_COEFFICIENTS[name][0](ann, x, ci_method=m, n_bootstrap=n_bootstrap, seed=r, clusters=g if use else None).ci
+                    rows.append((G, name, m, "clusters" if use else "items", float(ci[0] <= truth[name] <= ci[1]), ci[1] - ci[0]))
+    df = pd.DataFrame(rows, columns=["clusters", "coefficient", "ci_method", "unit", "covered", "width"])
+    out = df.groupby(["clusters", "coefficient", "ci_method", "unit"], sort=False).agg(coverage=("covered", "mean"), width=("width", "mean"), data_sets=("covered", "count")).reset_index()
+    out["se"] = np.sqrt(out["coverage"] * (1 - out["coverage"]) / out["data_sets"])
     return out

@@ -37,15 +37,17 @@ class Agreement:
     ci_method: str|None = None    # 'analytic' or 'bootstrap'
     confidence: float|None = None # the interval's confidence level, e.g. 0.95
     seed: int|None = None         # the bootstrap's seed (drawn fresh for seed=None): pass it back to repeat; None without a bootstrap
+    n_clusters: int|None = None   # clusters the interval took as independent units (`clusters=`); None: items independent
 
     def __repr__(self):
         ci = "" if self.ci is None else (f", se={_g(self.se)}, ci=({_g(self.ci[0])}, {_g(self.ci[1])}), "
-                                         f"ci_method={self.ci_method!r}, confidence={self.confidence:g}")
+                                         f"ci_method={self.ci_method!r}, confidence={self.confidence:g}"
+                                         + ("" if self.n_clusters is None else f", n_clusters={self.n_clusters}"))
         return (f"Agreement(measure={self.measure!r}, value={_g(self.value)}, observed={_g(self.observed)}, "
                 f"expected={_g(self.expected)}, n_items={self.n_items}, n_labels={self.n_labels}{ci})")
     def to_frame(self) -> pd.DataFrame:
         "One-row DataFrame indexed by measure (the interval as ci_low, ci_high; NaN where none was asked for)."
-        row = {k: v for k, v in asdict(self).items() if k != "seed" or v is not None}   # a seed only where a bootstrap drew
+        row = {k: v for k, v in asdict(self).items() if k not in ("seed", "n_clusters") or v is not None}   # a seed only where a bootstrap drew, clusters where given
         lo, hi = row.pop("ci") or (np.nan, np.nan)
         row.update(se=np.nan if self.se is None else self.se, ci_low=lo, ci_high=hi)
         return pd.DataFrame([row]).set_index("measure")
@@ -64,6 +66,7 @@ class Agreement:
                 ("items", str(self.n_items)), ("labels", str(self.n_labels))]
         if self.ci is not None:
             rows += [("se", _g(self.se)), (f"{self.confidence:g} interval ({self.ci_method})", f"({_g(self.ci[0])}, {_g(self.ci[1])})")]
+            if self.n_clusters is not None: rows.append(("clusters", str(self.n_clusters)))
         body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
         return f"<table><caption>{html.escape(self.measure)}</caption>{body}</table>"
 
@@ -187,16 +190,17 @@ def fleiss_kappa(ann, # the annotations: Annotations, or an items x raters table
                  seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                  population:float|None=None, # items in the population (finite-population factor); None: infinite
                  raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
+                 clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
                 ) -> Agreement:
     "Fleiss' kappa (SPA eq. 3-4) over items with two or more labels; with missing labels, chance from class shares pooled over their labels."
     ann = _check_ann(ann, raters_in_rows=raters_in_rows)
     fast = isinstance(method, str) and method in ("fleiss", "randolph") and isinstance(chance, str) and chance == "pooled" and weights is None
-    if fast and isinstance(ci_method, str) and ci_method == "analytic":   # this pass, then one for the variance: notebook 07
+    if fast and isinstance(ci_method, str) and ci_method == "analytic" and clusters is None:   # this pass, then one for the variance: notebook 07
         from humancert.agreement.coefficients import _fleiss_analytic
         return _fleiss_analytic(ann, method, confidence, n_bootstrap, seed, population)
-    if not fast or ci_method is not None:                 # the general family: notebook 07
+    if not fast or ci_method is not None or clusters is not None:                 # the general family: notebook 07
         from humancert.agreement.coefficients import fleiss_kappa_at
-        return fleiss_kappa_at(ann, method, chance, weights, ci_method, confidence, n_bootstrap, seed, population)
+        return fleiss_kappa_at(ann, method, chance, weights, ci_method, confidence, n_bootstrap, seed, population, clusters=clusters)
     p_sum, _, _, items, n_c, _ = _pair_totals(ann.counts)    # Annotations guarantee an item with a pair
     if method == "randolph":                              # free-marginal: every class equally likely by chance
         return _chance_corrected("randolph_kappa", p_sum / items, 1 / ann.n_classes, items, int(n_c.sum()), f"there is one class ({ann.classes[0]!r})")
@@ -214,17 +218,18 @@ def krippendorff_alpha(ann, # the annotations (missing labels allowed): Annotati
                        seed:int|None=0, # seed of the bootstrap; None draws a fresh one (recorded in the result with a bootstrap interval)
                        population:float|None=None, # items in the population (finite-population factor); None: infinite
                        raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
+                       clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval takes clusters, not items, as independent (notebook 03)
                       ) -> Agreement:
     "Krippendorff's alpha from the coincidence matrix of items with two or more labels, at the annotations' level unless `level` says otherwise."
     ann = _check_ann(ann, raters_in_rows=raters_in_rows)
     lev = ann.level if level is None else level
     nominal = isinstance(lev, str) and lev == "nominal" and metric is None
-    if nominal and isinstance(ci_method, str) and ci_method == "analytic":   # this pass, then one for the variance: notebook 07
+    if nominal and isinstance(ci_method, str) and ci_method == "analytic" and clusters is None:   # this pass, then one for the variance: notebook 07
         from humancert.agreement.coefficients import _alpha_nominal_analytic
         return _alpha_nominal_analytic(ann, confidence, n_bootstrap, seed, population)
-    if not nominal or ci_method is not None:   # notebook 07
+    if not nominal or ci_method is not None or clusters is not None:   # notebook 07
         from humancert.agreement.coefficients import krippendorff_alpha_at
-        return krippendorff_alpha_at(ann, level, metric, ci_method, confidence, n_bootstrap, seed, population)
+        return krippendorff_alpha_at(ann, level, metric, ci_method, confidence, n_bootstrap, seed, population, clusters=clusters)
     _, coin_sum, n_dot, items, n_c, _ = _pair_totals(ann.counts)
     expected = float((n_c * (n_c - 1)).sum() / (n_dot * (n_dot - 1)))
     return _chance_corrected("krippendorff_alpha", coin_sum / n_dot, expected, items, int(n_dot),

@@ -7,7 +7,7 @@ Docs: https://humancert.github.io/humancert/judges/alt_test.html.md"""
 # %% auto #0
 __all__ = ['SCORES', 'TESTS', 'FAMILIES', 'AUTO_MIN_ITEMS', 'by_reject', 'constant_pvalue', 't_pvalues', 'wilcoxon_pvalue',
            'accuracy_differences', 'rmse_differences', 'mae_differences', 'callable_differences', 'tally',
-           'annotator_pvalues', 'AltTest', 'AltTests', 'alt_test']
+           'annotator_pvalues', 'cluster_t_pvalues', 'AltTest', 'AltTests', 'alt_test']
 
 # %% ../../nbs/judges/50_alt_test.ipynb #ba1f5540
 from dataclasses import dataclass, field
@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from ..agreement.clusters import cluster_codes
 from ..data.annotations import Annotations, check_annotations, as_item_aligned, bools_and_numbers, Verdict
 
 # %% ../../nbs/judges/50_alt_test.ipynb #8b150db3
@@ -258,6 +259,30 @@ def annotator_pvalues(t:dict, # tally(): K x G counts
         p[k, g] = wilcoxon_pvalue(cnt, epsilon)
     return p, np.where(use_w, "wilcoxon", "t")
 
+# %% ../../nbs/judges/50_alt_test.ipynb #792e6c85
+def cluster_t_pvalues(annot, # annotator code of each human label
+                      d, # labels x judges: d = W_h - W_f
+                      kept, # items x judges: the item is kept for that judge
+                      item, # item code of each human label
+                      codes, # cluster code of each item (0..C-1)
+                      n_annotators:int, # K
+                      epsilon:float, # the null boundary
+                     ) -> np.ndarray:
+    "K x G one-sided p-values of H0 mean(d) >= epsilon with Liang-Zeger's variance over each annotator's clusters and t on G_k - 1 df (1 where G_k < 2)."
+    K, C, G = n_annotators, int(codes.max()) + 1, d.shape[1]
+    key, p = annot.astype(np.int64) * C + codes[item], np.ones((K, G))
+    for g in range(G):
+        k = kept[item, g]
+        sd = np.bincount(key[k], d[k, g], K * C).reshape(K, C)
+        nc = np.bincount(key[k], None, K * C).reshape(K, C)
+        n, Gk = nc.sum(1), (nc > 0).sum(1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = sd.sum(1) / n
+            var = Gk / (Gk - 1) * ((sd - nc * mean[:, None]) ** 2).sum(1) / n ** 2
+            pg = np.where(var > 0, special.stdtr(np.maximum(Gk - 1, 1), (mean - epsilon) / np.sqrt(var)), constant_pvalue(np.maximum(n, 2), mean, epsilon))
+        p[:, g] = np.where(Gk >= 2, pg, 1.0)
+    return p
+
 # %% ../../nbs/judges/50_alt_test.ipynb #94c86f85
 def _g(x): return "nan" if x != x else f"{x:.6g}"
 
@@ -279,6 +304,7 @@ class AltTest(Verdict):
     n_tested: int                 # annotators with >= min_items_per_annotator kept items
     n_rejected: int               # tested annotators whose null the BY procedure rejects
     table: pd.DataFrame = field(compare=False)   # per annotator: items, rho_f, rho_h, test, p_value, rejected, tested
+    n_clusters: int|None = None   # `clusters=`: the clusters the t-tests took as independent units; None: items
 
     def to_frame(self) -> pd.DataFrame:
         "Per-annotator table: items, rho_f (the judge's advantage probability), rho_h (the human's), test, p_value, rejected, tested."
@@ -290,7 +316,7 @@ def __repr__(self:AltTest):
     return (f"AltTest(judge={self.judge!r}: {'passed' if self.passed else 'not passed'}, winning rate "
             f"{self.n_rejected}/{self.n_tested} = {_g(self.winning_rate)}, advantage probability {_g(self.advantage_probability)}; "
             f"epsilon={_g(self.epsilon)}, q={_g(self.q)}, test={self.test!r}, score={self.score!r}, family={self.family!r}, "
-            f"n_items={self.n_items}, n_outside={self.n_outside})")
+            f"n_items={self.n_items}, n_outside={self.n_outside}" + ("" if self.n_clusters is None else f", n_clusters={self.n_clusters}") + ")")
 
 # %% ../../nbs/judges/50_alt_test.ipynb #9867077b
 @dataclass(frozen=True, repr=False)
@@ -319,7 +345,7 @@ def to_frame(self:AltTests) -> pd.DataFrame:
 def __repr__(self:AltTests):
     r0 = next(iter(self))
     head = (f"AltTests({len(self)} judges, family={self.family!r}, epsilon={_g(r0.epsilon)}, q={_g(r0.q)}, "
-            f"test={r0.test!r}, score={r0.score!r})")
+            f"test={r0.test!r}, score={r0.score!r}" + ("" if r0.n_clusters is None else f", n_clusters={r0.n_clusters}") + ")")
     rows = [f"  {r.judge!r}: {'passed' if r.passed else 'not passed'}, winning rate {r.n_rejected}/{r.n_tested}, "
             f"advantage probability {_g(r.advantage_probability)}, n_items={r.n_items}, n_outside={r.n_outside}" for r in self]
     return "\n".join([head] + rows)
@@ -402,7 +428,7 @@ def _annotator_table(ann, t, g, tested, used, p, rejected):
 # %% ../../nbs/judges/50_alt_test.ipynb #a839a2a2
 _PASS_RATE = 0.5                                                         # the verdict: passed when at least half of the tested annotators are beaten
 
-def _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family):
+def _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family, codes=None):
     "alt_test on checked arguments: the result, and the per-label differences d with what they are indexed by (compare_judges's bootstrap reuses them)."
     names, jm = _judge_matrix(ann, judge)
     item, annot, label = ann.codes()
@@ -415,6 +441,7 @@ def _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_a
     tested = t["n"] >= min_items_per_annotator
     _check_tested(t, tested, names, min_labels_per_item, min_items_per_annotator)
     p, used = annotator_pvalues(t, epsilon, test)
+    if codes is not None: p = cluster_t_pvalues(annot, d, keep_item, item, codes, ann.n_annotators, epsilon)   # test 't' only
     rejected = _by_rejections(p, tested, q, family)
     sname = score if isinstance(score, str) else getattr(score, "__name__", type(score).__name__)
     out = {}
@@ -424,7 +451,8 @@ def _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_a
         win = float(rejected[tg, g].sum() / tg.sum())
         out[name] = AltTest(name, bool(win >= _PASS_RATE), win, float(rho_f[tg].mean()), float(epsilon), float(q), test, sname, family,
                             int(keep_item[:, g].sum()), int((outside[:, g] & keep_item[:, g]).sum()), int(tg.sum()),
-                            int(rejected[tg, g].sum()), table)
+                            int(rejected[tg, g].sum()), table,
+                            None if codes is None else int(codes.max()) + 1)
     res = AltTests(out, family) if isinstance(judge, pd.DataFrame) else out[names[0]]
     return res, dict(d=d, present=present, enough=enough, item=item, annot=annot)
 
@@ -438,7 +466,11 @@ def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or fr
              min_items_per_annotator:int=30, # test an annotator with at least this many kept items
              test:str="t", # 't' (one-sided one-sample t-test), 'wilcoxon' (signed-rank), or 'auto' (Wilcoxon below 30 items)
              family:str="judge", # several judges: BY per judge ('judge', the paper) or over all judge x annotator p-values ('all')
+             clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): t-tests with clusters as the units (test 't')
             ) -> AltTest|AltTests:
     "The alternative annotator test: can the judge replace one of the annotators? An `AltTest` for one judge, `AltTests` for a DataFrame."
     _check_alt_args(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family)
-    return _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family)[0]
+    if clusters is not None and test != "t":
+        raise ValueError(f"`test`={test!r}: with `clusters` the annotators are tested by the cluster-robust t-test; use test='t'.")
+    codes = None if clusters is None else cluster_codes(clusters, ann.items)
+    return _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family, codes)[0]

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions, as_item_aligned, check_seed, check_confidence, seed_used, single_blas_thread, CONFIDENCE
 from ..certification.certify import certify
+from ..agreement.clusters import cluster_codes, resample_weights
 from ..survey.survey_equivalence import survey_equivalence, equivalence_setup
 from ..survey.scoring import item_scores
 from ..survey.power_curve import scale_request, profile_level_scores
@@ -188,7 +189,8 @@ class JudgeBoard:
 
     def to_frame(self) -> pd.DataFrame:
         "One row per judge, best first: every number of the board, then the confidence level and the seed it was computed with."
-        return self.table.assign(confidence=self.confidence, seed=self.seed)
+        out = self.table.assign(confidence=self.confidence, seed=self.seed)
+        return out if self.parameters.get("n_clusters") is None else out.assign(clusters=self.parameters["n_clusters"])
 
     @property
     def confidence(self) -> float:
@@ -218,6 +220,7 @@ def __repr__(self:JudgeBoard):
     p = self.parameters
     alt = "" if self.alt is None else f"epsilon={_f(p['epsilon'], 3)}, q={_f(p['q'], 3)}, "
     boot = f"{p['n_bootstrap']} bootstraps" if p["n_bootstrap"] else "no bootstrap"
+    if p.get("n_clusters") and p["n_bootstrap"]: boot += f" of {p['n_clusters']} clusters"
     scale = (p.get("level", "nominal"), p.get("score", "accuracy"), p.get("combiner", "plurality"), p.get("scorer", "agreement"))
     if scale != ("nominal", "accuracy", "plurality", "agreement"):
         alt += f"level={scale[0]}, " + (f"alt-test {scale[1]}, " if self.alt is not None else "") + f"SEQ {scale[2]} + {scale[3]}, "
@@ -286,6 +289,7 @@ def shared_equivalences(ann:Annotations, # the human labels
                         n_bootstrap:int, # item resamples
                         seed:int|None, # the seed survey_equivalence gets (None: a fresh one, recorded in each result)
                         max_k:int|None, # largest k on the curve
+                        codes=None, # cluster codes of the items: whole clusters resampled (notebook 03); None: items
                        ) -> dict|None:
     "Survey equivalence of several judges on the same items: one human curve per resample, read by every judge; exactly survey_equivalence's result for each. None when the curve is sampled."
     from humancert.survey import survey_equivalence as S
@@ -301,7 +305,7 @@ def shared_equivalences(ann:Annotations, # the human labels
     rng = np.random.default_rng(seed)
     draws = {g: ([], []) for g in per}
     for _ in range(n_bootstrap):
-        im = np.bincount(rng.integers(0, len(inv), len(inv)), minlength=len(inv)).astype(np.float64)
+        im = resample_weights(len(inv), rng, codes)[0].astype(np.float64)      # codes None: the item draws of old
         levels = exact(*S._units(inv, im, len(prof)))                  # the humans' curve on this resample, once for every judge
         for g, (s, n, _) in per.items():
             v, b = S._read_equivalence(S._matched(s, n, K, im, 1), levels, K)
@@ -313,7 +317,8 @@ def shared_equivalences(ann:Annotations, # the human labels
         value, bound = S.equivalence(hk, values)
         curve = S.PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
                              how, np.zeros(K), n_prior, S._max_k_cut(ann, max_k, K, 1), seed=seed)
-        out[g] = S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(draws[g][0]), np.array(draws[g][1], dtype=object), hk, n_out, seed=seed)
+        out[g] = S.SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(draws[g][0]), np.array(draws[g][1], dtype=object), hk, n_out, seed=seed,
+                                      n_clusters=None if codes is None or not n_bootstrap else int(codes.max()) + 1)
     return out
 
 # %% ../../nbs/judges/51_judges.ipynb #32e5a5ef
@@ -410,7 +415,7 @@ def _seq_tallies(st, M, unit=None):
 
 
 # %% ../../nbs/judges/51_judges.ipynb #079edde7
-def _seq_result(st, W, T, seed=None):
+def _seq_result(st, W, T, seed=None, n_clusters=None):
     "The SurveyEquivalence (as survey_equivalence builds it) from the resamples' profile weights W and tallies T."
     from humancert.survey import survey_equivalence as S
     K, Q = st.K, len(st.prof)
@@ -423,7 +428,7 @@ def _seq_result(st, W, T, seed=None):
     read = read_equivalences(H, weighted_curves(st.PS, W))
     curve = S.PowerCurve(st.comb.name, st.scorer, np.arange(K), values, np.array([int((st.n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
                          "exact", np.zeros(K), 0, S._max_k_cut(st.ann, st.max_k, K, 1), seed=seed)
-    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, read[0], read[1], hk, st.n_out, seed=seed)
+    return S.SurveyEquivalence(value, bound, float(hk[0]), curve, read[0], read[1], hk, st.n_out, seed=seed, n_clusters=n_clusters)
 
 def fast_equivalence(ann:Annotations, # the human labels (the judge's items)
                      pred, # one label per item
@@ -446,7 +451,7 @@ def fast_equivalence(ann:Annotations, # the human labels (the judge's items)
     return _seq_result(st, W, T, seed)
 
 # %% ../../nbs/judges/51_judges.ipynb #5eedd65f
-def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, max_k, notes, seq=None, compute_seq=True):
+def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, max_k, notes, seq=None, compute_seq=True, clusters=None):
     "Judge g on the items it labelled (`enc`: its `_judge_codes`): the per-item terms of eq. J2, its certificate, its survey equivalence (at the board's scale; `seq` if already computed; none with `compute_seq` False: the bootstrap computes it), its item counts."
     has, sub, lab, codes, rows, note = enc
     if note: notes.append(note)
@@ -457,7 +462,8 @@ def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, ma
         try: pred = pred.astype(np.float64)
         except (TypeError, ValueError): raise TypeError(f"`scorer`={sc['scorer']!r} / `combiner`={sc['combiner']!r} score numbers, but judge {g!r} has text labels; use scorer='agreement' with combiner='plurality'.") from None
     else: pred = lab
-    if seq is None and compute_seq: seq = survey_equivalence(pred, sub, sc["combiner"], sc["scorer"], n_bootstrap=n_bootstrap, seed=seed, max_k=max_k)
+    if seq is None and compute_seq: seq = survey_equivalence(pred, sub, sc["combiner"], sc["scorer"], n_bootstrap=n_bootstrap, seed=seed, max_k=max_k,
+                                                             clusters=None if clusters is None else clusters[has])
     return (xj, xh, keep & has), cert, seq, {"items": int(has.sum()), "outside": int((codes[has] >= ann.n_classes).sum())}
 
 # %% ../../nbs/judges/51_judges.ipynb #ef086481
@@ -482,6 +488,9 @@ def _rank_table(rows, by):
     return table.iloc[np.argsort(-table[by].to_numpy(float), kind="stable")]
 
 # %% ../../nbs/judges/51_judges.ipynb #56001650
+_CLUSTER_NOTE = ("clusters: every bootstrap interval (agreement, humans, advantage probability, SEQ) resamples the {G} clusters whole "
+                 "and the alt-test's t-tests take them as the units (clusters i.i.d.); the certificate still takes the items as independent")
+
 def compare_judges(ann:Annotations, # the human labels (annotator ids are needed for the alternative annotator test)
                    judges, # one column of labels per judge (DataFrame; a Series for one judge), one row per item; missing allowed
                    epsilon:float|None=0.1, # the alt-test's tolerance (None: skip the test)
@@ -497,28 +506,31 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
                    level:str|None=None, # 'nominal', 'ordinal', 'interval' or 'ratio'; default the annotations' own level
                    scorer:str|None=None, # survey equivalence scorer; default neg_mae for numeric ratings, else agreement
                    combiner:str|None=None, # survey equivalence combiner; default mean for numeric ratings, else plurality
+                   clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): every bootstrap interval resamples whole clusters (notebook 03)
                    delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                   ) -> JudgeBoard:
     "A leaderboard of judges against one human panel, every number on one scale: agreement (eq. J2), alternative annotator test, certificate, survey equivalence."
     frame, seed, confidence = _check_judges(ann, judges, epsilon, n_bootstrap, seed, max_k, confidence, delta)
     delta = round(1 - confidence, 12)                                    # the certificate's maths is in delta (0.05, not 1 - 0.95 in floats)
     ann, sc, notes = _scale(ann, frame, level, score, scorer, combiner)
+    codes = None if clusters is None else cluster_codes(clusters, ann.items)
+    if codes is not None: notes.append(_CLUSTER_NOTE.format(G=int(codes.max()) + 1))
     names, counts, W = list(frame.columns), np.asarray(ann.counts), level_weights(ann.class_values, ann.level)
     run_alt = epsilon is not None and ann.has_annotators
     if epsilon is not None and not run_alt: notes.append("alternative annotator test not run: it needs annotator ids (these are counts)")
     alt_args = dict(epsilon=epsilon, score=sc["score"], q=q, min_items_per_annotator=min_items_per_annotator, family=family)
     enc = {g: _judge_codes(ann, frame, g, sc, W) for g in names}     # every judge's labels encoded (and checked) once
     if run_alt: _check_alt_args(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family)
-    alt, pieces = _alt_run(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family) if run_alt else (None, None)
+    alt, pieces = _alt_run(ann, frame, epsilon, sc["score"], q, 2, min_items_per_annotator, "t", family, codes) if run_alt else (None, None)
     Z = _unit_counts(ann.n_items, ann.n_annotators, **pieces) if run_alt and n_bootstrap else None   # d shared with the test, not recomputed
     label_seq = not sc["numbers"] and not scale_request(sc["combiner"], sc["scorer"])
     cache = {}                                                          # per-profile scores, shared by judges with the same items
     setups = {g: (st, enc[g][0]) for g in names if label_seq and (st := _seq_setup(enc[g][1], enc[g][2], sc["combiner"], sc["scorer"], n_bootstrap, max_k, cache)) is not None}
     full = {g: frame[g].to_numpy() for g in names if enc[g][0].all() and g not in setups}
-    shared = (shared_equivalences(ann, full, sc["combiner"], sc["scorer"], n_bootstrap, seed, max_k) if label_seq and len(full) > 1 else None) or {}
+    shared = (shared_equivalences(ann, full, sc["combiner"], sc["scorer"], n_bootstrap, seed, max_k, codes) if label_seq and len(full) > 1 else None) or {}
     terms, certs, seqs, rows = {}, {}, {}, {}
-    for g in names: terms[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, enc[g], sc, W, counts, delta, seed, n_bootstrap, max_k, notes, shared.get(g), g not in setups)
-    boot, fast = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes, setups, Z)
+    for g in names: terms[g], certs[g], seqs[g], rows[g] = _judge_terms(ann, frame, g, enc[g], sc, W, counts, delta, seed, n_bootstrap, max_k, notes, shared.get(g), g not in setups, codes)
+    boot, fast = _bootstrap(ann, frame, terms, alt_args if run_alt else None, n_bootstrap, seed, progress, notes, setups, Z, codes)
     seqs |= fast
     rows = {g: _board_row(rows[g], terms[g], boot[g], alt[g] if run_alt else None, certs[g], seqs[g]) for g in names}
     by = "advantage probability" if run_alt else "agreement"
@@ -526,6 +538,7 @@ def compare_judges(ann:Annotations, # the human labels (annotator ids are needed
     params = dict(epsilon=epsilon, score=s if isinstance(s, str) else getattr(s, "__name__", "callable"), score_callable=None if isinstance(s, str) else s,
                   q=q, family=family, min_items_per_annotator=min_items_per_annotator, confidence=confidence, delta=delta, n_bootstrap=int(n_bootstrap), seed=seed,
                   max_k=max_k, level=sc["level"], scorer=sc["scorer"], combiner=sc["combiner"])
+    if codes is not None: params["n_clusters"] = int(codes.max()) + 1
     return JudgeBoard(_rank_table(rows, by), by, params, alt, certs, seqs, tuple(notes), ann, frame, {g: e[3] for g, e in enc.items()})
 
 # %% ../../nbs/judges/51_judges.ipynb #a05b80ce
@@ -590,7 +603,7 @@ def _all_units(st, has):
     return u
 
 @single_blas_thread    # the products are serial already (_serial_matmul); this also covers the ones numpy makes itself
-def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, setups={}, Z=None):
+def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, setups={}, Z=None, codes=None):
     "Per judge: percentile intervals of a_J, a_H (eq. J2) and, with `alt_args`, of the advantage probability (tallies `Z`: advantage_units); and the survey-equivalence tallies of the judges in `setups` (judge -> (setup, items)), from one set of item resamples."
     rng = np.random.default_rng(seed)
     names, I, G = list(frame.columns), ann.n_items, frame.shape[1]
@@ -606,7 +619,7 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, 
         from tqdm.auto import tqdm
         bar = tqdm(total=n_bootstrap, desc="compare_judges bootstrap", file=sys.stderr)
     for b0 in range(0, n_bootstrap, step):
-        M = np.stack([np.bincount(rng.integers(0, I, I), minlength=I) for _ in range(min(step, n_bootstrap - b0))]).astype(np.float64)
+        M = resample_weights(I, rng, codes, min(step, n_bootstrap - b0)).astype(np.float64)   # codes None: the item draws of old
         A = _serial_matmul(M, Y).reshape(len(M), G, 3)
         with np.errstate(invalid="ignore", divide="ignore"): out[b0:b0 + len(M), :, :2] = A[:, :, :2] / A[:, :, 2:]
         Mt = np.ascontiguousarray(M.T)                               # items x resamples: sparse products run along rows
@@ -620,7 +633,8 @@ def _bootstrap(ann, frame, terms, alt_args, n_bootstrap, seed, progress, notes, 
     if Z is not None:
         for g, name in enumerate(names):
             if (miss := int(np.isnan(out[:, g, 2]).sum())): notes.append(f"advantage probability interval of {name!r}: {miss} of {n_bootstrap} resamples left out (no annotator kept min_items_per_annotator={alt_args['min_items_per_annotator']} items)")
-    seqs = {g: _seq_result(st, *(np.vstack(x) if x else np.empty((0, d)) for x, d in zip(tal[g], (len(st.prof), 2 * st.top))), seed=seed) for g, (st, _) in setups.items()}
+    seqs = {g: _seq_result(st, *(np.vstack(x) if x else np.empty((0, d)) for x, d in zip(tal[g], (len(st.prof), 2 * st.top))), seed=seed,
+                              n_clusters=None if codes is None or not n_bootstrap else int(codes.max()) + 1) for g, (st, _) in setups.items()}
     return {name: tuple(_interval(out[:, g, s]) for s in range(3)) for g, name in enumerate(names)}, seqs
 
 # %% ../../nbs/judges/51_judges.ipynb #027b0829

@@ -682,11 +682,16 @@ def _check_scale_args(ann, combiner, scorer, n_bootstrap, max_k, method="auto", 
     return v, (nmax if max_k is None else max_k + 1), name
 
 # %% ../../nbs/survey/32_power_curve.ipynb #f1c44ffa
-def _scale_bootstrap(inv, n_prof, n_bootstrap, rng, progress=False, block=64):
+def _scale_bootstrap(inv, n_prof, n_bootstrap, rng, progress=False, block=64, codes=None):
     "Bootstrap samples of items, in blocks of rows: (item multiplicities B x I, profile weights B x Q)."
     I = len(inv)
     for b0 in _progress(range(0, n_bootstrap, block), n_bootstrap, progress):
         B = min(block, n_bootstrap - b0)
+        if codes is not None:                                           # whole clusters drawn (notebook 03); codes None: the draws of old
+            from humancert.agreement.clusters import resample_weights
+            Wi = resample_weights(I, rng, codes, B).astype(np.float64)
+            yield Wi, np.stack([np.bincount(inv, weights=w, minlength=n_prof) for w in Wi])
+            continue
         idx = rng.integers(0, I, (B, I))
         off = np.arange(B)[:, None]
         Wi = np.bincount((off * I + idx).ravel(), minlength=B * I).reshape(B, I).astype(np.float64)

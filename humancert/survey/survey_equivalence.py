@@ -25,6 +25,7 @@ from .power_curve import (PowerCurve, _curve, ZeroProbabilityError, _subcomposit
                                    _abc_prior_cases)
 from ..data.annotations import row_sums
 from ..data.profiles import Profiles, unique_rows
+from ..agreement.clusters import cluster_codes, resample_weights
 from .combiners import make_combiner, _clip_probs
 from .power_curve import scale_request, _check_scale_args, _scale_bootstrap, _check_estimand, _defined_prefix, _rows_of, POOLED_DIFFERS
 from .scoring import scale_curve_samples, scale_classifier_samples, scale_survey_samples, _resolve_seed
@@ -112,6 +113,7 @@ class SurveyEquivalence:
     classifier_curve: np.ndarray|None = field(default=None, repr=False)   # h_k on the items behind c_k (None: h for every k)
     n_outside: int = 0         # items whose label from the classifier no annotator's class is (it agrees with nobody)
     seed: int|None = None      # the seed used (drawn fresh for seed=None; None for a numpy Generator)
+    n_clusters: int|None = None   # clusters the bootstrap resampled whole (`clusters=`); None: items resampled
 
     @property
     def few_items(self) -> dict:
@@ -144,7 +146,9 @@ def _notes(self:SurveyEquivalence) -> list:
 def __repr__(self:SurveyEquivalence):
     lo, hi = self.interval
     iv = ("" if not len(self.samples) else f", 95% item-bootstrap percentile interval [{lo:.3f}, {hi:.3f}] from "
-          f"{len(self.samples)} resamples (asymptotic, i.i.d. items)")
+          f"{len(self.samples)} resamples (asymptotic, i.i.d. items)" if self.n_clusters is None else
+          f", 95% cluster-bootstrap percentile interval [{lo:.3f}, {hi:.3f}] from {len(self.samples)} resamples of "
+          f"{self.n_clusters} clusters (asymptotic, i.i.d. clusters)")
     return (f"SurveyEquivalence(SEQ {self.bound} {self.value:.3f}{iv}; {self.curve.combiner} + {self.curve.scorer}, "
             f"classifier score {self.classifier_score:.4f}" + "".join(", " + n for n in self._notes()) + ")")
 
@@ -155,7 +159,8 @@ def _repr_html_(self:SurveyEquivalence):
     lo, hi = self.interval
     rows = [("survey equivalence", f"SEQ {self.bound} {self.value:.3f}"),
             ("95% interval", "none (n_bootstrap=0)" if not len(self.samples) else
-             f"[{lo:.3f}, {hi:.3f}]: item-bootstrap percentile, {len(self.samples)} resamples, asymptotic, i.i.d. items"),
+             f"[{lo:.3f}, {hi:.3f}]: item-bootstrap percentile, {len(self.samples)} resamples, asymptotic, i.i.d. items" if self.n_clusters is None
+             else f"[{lo:.3f}, {hi:.3f}]: cluster-bootstrap percentile, {len(self.samples)} resamples of {self.n_clusters} clusters, asymptotic, i.i.d. clusters"),
             ("classifier score", f"{self.classifier_score:.4f}"),
             ("curve", f"{self.curve.combiner} + {self.curve.scorer}, k = 0..{len(self.curve.k) - 1}, {self.curve.method}")] + [
             ("note", n) for n in self._notes()]
@@ -169,7 +174,8 @@ def to_frame(self:SurveyEquivalence) -> pd.DataFrame:
     lo, hi = self.interval
     return pd.DataFrame([{"combiner": self.curve.combiner, "scorer": self.curve.scorer, "SEQ": self.value, "bound": self.bound,
                           "lower": lo, "upper": hi, "classifier score": self.classifier_score,
-                          "bootstrap '<'": int((self.sample_bounds == "<").sum()), "bootstrap '>'": int((self.sample_bounds == ">").sum())}])
+                          "bootstrap '<'": int((self.sample_bounds == "<").sum()), "bootstrap '>'": int((self.sample_bounds == ">").sum())}
+                         | ({} if self.n_clusters is None else {"clusters": self.n_clusters})])
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #f534d1e5
 @patch
@@ -261,16 +267,24 @@ def _sample_reader(how, comb, prof, inv, pred, counts, n, K, scorer, n_reference
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #e35204ea
 @single_blas_thread    # hundreds of products: numpy's BLAS threads would spin between them
-def _bootstrap_equivalences(one, n_items, K, n_bootstrap, rng, progress, matched):
+def _bootstrap_equivalences(one, n_items, K, n_bootstrap, rng, progress, matched, codes=None):
     "The bootstrap equivalences and their bounds: items drawn with replacement, each sample's curve read only as far as its crossing."
     samples, bounds = [], []
     whole = getattr(one, "whole", None)                                    # the exact curve's reader of integer multiplicities
     for _ in _progress(range(n_bootstrap), n_bootstrap, progress):
-        m = np.bincount(rng.integers(0, n_items, n_items), minlength=n_items)
+        m = resample_weights(n_items, rng, codes)[0]                     # codes None: the item draws of old; else whole clusters
         lb, _, hkb, hb = one(m.astype(np.float64)) if whole is None else whole(m)
         v, b = _read_equivalence(hkb if matched else np.full(K, hb), lb, K)   # the curve only as far as the crossing
         samples.append(v); bounds.append(b)
     return samples, bounds
+
+# %% ../../nbs/survey/33_survey_equivalence.ipynb #72a3ac77
+def _survey_clusters(ann, clusters):
+    "Cluster codes of the curve's items (the annotations' order), or None; clusters need item ids, so Profiles are refused."
+    if clusters is None: return None
+    if isinstance(ann, Profiles):
+        raise ValueError("`clusters` needs item ids, which Profiles do not keep; pass the Annotations (one row per item) instead.")
+    return cluster_codes(clusters, ann.items)
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #eqs00001
 def equivalence_setup(predictions, # one label per item, or an items x classes probability matrix / DataFrame; None with Profiles
@@ -305,15 +319,17 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
                        clip:float|None=None, # probability floor of a soft combiner (default: frequency 0.02, ABC 0)
                        n_reference:int=1, # r: classifier and curve scored against the plurality of r held-out raters (SEQ^r, footnote 11)
                        estimand:str|None=None, # on a scale: 'pooled' (default: exact, the large-sample limit) or 'survey' (a sampled survey's mean score, the paper's quantity, by Monte Carlo)
+                       clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the bootstrap resamples whole clusters (notebook 03)
                       ) -> SurveyEquivalence:
-    "Survey equivalence of a classifier (Algorithm 4), with an item-bootstrap percentile interval (asymptotic, i.i.d. items)."
+    "Survey equivalence of a classifier (Algorithm 4), with an item-bootstrap (or, with `clusters`, cluster-bootstrap) percentile interval (asymptotic, i.i.d. items or clusters)."
     if scale_request(combiner, scorer):                                  # ratings as numbers: mean/median + a scale scorer
         return _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference,
-                                  estimand, max_subsets)
+                                  estimand, max_subsets, clusters)
     st = equivalence_setup(predictions, ann, combiner, scorer, n_bootstrap, max_k, max_subsets, clip, n_reference)
     est = _check_estimand(estimand, False, scorer)
     if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
     K, how, comb, pred, counts, n, n_out, prof, inv = st.K, st.how, st.comb, st.pred, st.counts, st.n, st.n_out, st.prof, st.inv   # n: int64, as the matched scores' bincounts use it
+    codes = _survey_clusters(ann, clusters)
     seed, used = _resolve_seed(seed)
     rng = np.random.default_rng(seed)
     one = _sample_reader(how, comb, prof, inv, pred, counts, n, K, scorer, n_reference, max_subsets, rng)
@@ -321,11 +337,12 @@ def survey_equivalence(predictions, # one label per item, or an items x classes 
     values = levels()
     target = hk if matched else np.full(K, h)
     value, bound = equivalence(target, values)
-    samples, bounds = _bootstrap_equivalences(one, len(inv), K, n_bootstrap, rng, progress, matched)
+    samples, bounds = _bootstrap_equivalences(one, len(inv), K, n_bootstrap, rng, progress, matched, codes)
     n_prior = _abc_prior_cases(prof, np.bincount(inv, minlength=len(prof)), K, n_reference) if comb.name == "abc" else 0
     curve = PowerCurve(comb.name, scorer, np.arange(K), values, np.array([int((n >= k + n_reference).sum()) for k in range(K)]),
                        np.empty((0, K)), how, se, n_prior, _max_k_cut(ann, max_k, K, n_reference), estimand=est, seed=used)
-    return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), target, n_out, used)
+    return SurveyEquivalence(value, bound, h, curve, np.array(samples), np.array(bounds, dtype=object), target, n_out, used,
+                             None if codes is None or not n_bootstrap else int(codes.max()) + 1)
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #2aa53269
 def _scale_predictions(ann, predictions, v):
@@ -357,20 +374,20 @@ def _sample_equivalence(c, # the sample's curve c_k
     return equivalence(t[:stop], c[:stop])
 
 @single_blas_thread
-def _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched):
+def _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched, codes=None):
     "The bootstrap equivalences on a scale: each block of samples' curves and h_k from their item weights at once, read by Algorithm 4."
     samples, bounds = [], []
-    for Wi, Wp in _scale_bootstrap(inv, len(prof), n_bootstrap, rng, progress):
+    for Wi, Wp in _scale_bootstrap(inv, len(prof), n_bootstrap, rng, progress, codes=codes):
         for c, h in zip(scale_curve_samples(prof, v, name, scorer, K, Wp), scale_classifier_samples(pred, counts, v, scorer, K, Wi)):
             b_value, b_bound = _sample_equivalence(c, h, matched, scorer)
             samples.append(b_value); bounds.append(b_bound)
     return samples, bounds
 
 @single_blas_thread
-def _survey_bootstrap_equivalences(counts, inv, n_prof, v, name, scorer, K, pred, n_bootstrap, n_draws, rng, progress, matched):
+def _survey_bootstrap_equivalences(counts, inv, n_prof, v, name, scorer, K, pred, n_bootstrap, n_draws, rng, progress, matched, codes=None):
     "The bootstrap equivalences of the survey average: each resample's curve and h_k by Monte Carlo on its items (one row per copy)."
     samples, bounds = [], []
-    for Wi, _ in _scale_bootstrap(inv, n_prof, n_bootstrap, rng, progress):
+    for Wi, _ in _scale_bootstrap(inv, n_prof, n_bootstrap, rng, progress, codes=codes):
         for w in Wi:
             rows = _rows_of(w)
             c, _, h = scale_survey_samples(counts[rows], v, name, scorer, K, n_draws, rng, pred[rows])
@@ -379,7 +396,7 @@ def _survey_bootstrap_equivalences(counts, inv, n_prof, v, name, scorer, K, pred
     return samples, bounds
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #e5a6445b
-def _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference, estimand=None, max_subsets=200):
+def _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, matched, clip, n_reference, estimand=None, max_subsets=200, clusters=None):
     "Survey equivalence on a scale: the exact pooled curve and score (every bootstrap sample at once), or the survey average by Monte Carlo; the curve ends where the score is undefined."
     v, K, name = _check_scale_args(ann, combiner, scorer, n_bootstrap, max_k, "auto", clip, n_reference)
     est = _check_estimand(estimand, True, scorer)
@@ -387,6 +404,7 @@ def _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, ma
     if mc: _check_curve_args(ann, "agreement", n_bootstrap, None, "auto", max_subsets)   # validates max_subsets
     pred = _scale_predictions(ann, predictions, v)
     if not isinstance(matched, bool): raise TypeError(f"`matched` must be True or False, got {matched!r}.")
+    codes = _survey_clusters(ann, clusters)
     seed, used = _resolve_seed(seed)
     rng = np.random.default_rng(seed)
     prof, inv = _curve_data(ann)
@@ -401,12 +419,13 @@ def _scale_equivalence(predictions, ann, combiner, scorer, n_bootstrap, seed, ma
     values, se, hk = values[:K], se[:K], hk[:K]
     target = hk if matched else np.full(K, hk[0])
     value, bound = equivalence(target, values)
-    samples, bounds = (_survey_bootstrap_equivalences(counts, inv, len(prof), v, name, scorer, K, pred, n_bootstrap, max_subsets, rng, progress, matched)
-                       if mc else _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched))
+    samples, bounds = (_survey_bootstrap_equivalences(counts, inv, len(prof), v, name, scorer, K, pred, n_bootstrap, max_subsets, rng, progress, matched, codes)
+                       if mc else _scale_bootstrap_equivalences(prof, inv, v, name, scorer, K, pred, counts, n_bootstrap, rng, progress, matched, codes))
     n = prof.sum(1)[inv]
     curve = PowerCurve(name, scorer, np.arange(K), values, np.array([int((n >= k + 1).sum()) for k in range(K)]), np.empty((0, K)),
                        "sampled" if mc else "exact", se, undefined_from=K if K < top else None, estimand=est, seed=used)
-    return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(samples), np.array(bounds, dtype=object), target, seed=used)
+    return SurveyEquivalence(value, bound, float(hk[0]), curve, np.array(samples), np.array(bounds, dtype=object), target, seed=used,
+                             n_clusters=None if codes is None or not n_bootstrap else int(codes.max()) + 1)
 
 # %% ../../nbs/survey/33_survey_equivalence.ipynb #d348d6f7
 def _check_panels(amateurs, experts):

@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from ..data.annotations import Annotations, check_confidence
+from ..agreement.clusters import cluster_variance as _groups_var   # Liang-Zeger, shared (notebook 03)
 from ..certification.gold_sequence import agrapa_bets
 from ..certification.gold_certificate import hashed_order
 
@@ -33,14 +34,6 @@ def ppi_lambda(y, # gold outcomes on the n gold items, in [0, 1]
     return float(np.clip(cov / ((1 + n / N) * var), 0.0, 1.0))
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #45e64ebb
-def _groups_var(r, groups):
-    "Variance of the mean of r, cluster-robust when `groups` (one code per value) is given: sum of squared cluster sums over n^2, times G/(G-1)."
-    n = len(r)
-    if groups is None: return float(np.var(r) / n)
-    sums = np.bincount(groups, weights=r - r.mean())
-    G = np.count_nonzero(np.bincount(groups))
-    return float(np.sum(sums ** 2) / n ** 2 * G / max(G - 1, 1))
-
 def ppi_mean(y, f_gold, f_all, lam:float, # the gold outcomes, the judge's on them, the judge's on all N items; lambda in [0, 1]
              gold_groups=None, all_groups=None, # cluster codes of the gold items and of all items (None: independent items)
             ) -> tuple:
