@@ -12,11 +12,11 @@ from humancert.certification.gold_certificate import (plugin_log_capital, bettin
                                                       _check_sizes)
 from humancert.certification.gold_power import GoldTest, _test_from_arrays, _uniform
 from humancert.certification.gold_sequence import agrapa_bets, _proved_after
-from humancert.certification.planner import _sign_critical
+from humancert.certification.planner import _sign_critical, _gold_slack
 from humancert.certification.active_gold import _sampling_scores
 from humancert.certification.gold_certificate import proxy_differences
 from humancert.certification.active_gold import differences_by_class
-from humancert.agreement.coefficients import _jackknife
+from humancert.agreement.coefficients import _jackknife, _bca_levels, _t_interval, _z_interval, _sampled_fraction
 
 L20 = np.log(20)                                                    # ln(1 / delta) at delta = 0.05
 
@@ -129,3 +129,34 @@ def test_jackknife_leaves_each_item_out():
     x = np.array([1., 2., 4., 8.])
     np.testing.assert_allclose(_jackknife(lambda w: float(w @ x / w.sum()), 4), (15 - x) / 3, rtol=0, atol=1e-15)
     np.testing.assert_allclose(_jackknife(lambda w: w @ x / w.sum(1), 4, batch=3), (15 - x) / 3, rtol=0, atol=1e-15)
+
+
+def test_gold_slack_by_hand():
+    "nb 17: the planner's slack at 100 gold items, sd 0.5, delta 0.05: Hoeffding 2 sqrt(ln 20 / 200); Bernstein sqrt(2 sd^2 ln 40 / n) + 14 ln 40 / (3 (n - 1)); normal z_0.95 sd / sqrt(n)."
+    assert _gold_slack(100, 0.5, 0.05, "hoeffding") == pytest.approx(2 * np.sqrt(np.log(20) / 200), abs=1e-15)
+    assert _gold_slack(100, 0.5, 0.05, "bernstein") == pytest.approx(np.sqrt(0.5 * np.log(40) / 100) + 14 * np.log(40) / 297, abs=1e-15)
+    assert _gold_slack(100, 0.5, 0.05, "normal") == pytest.approx(stats.norm.ppf(0.95) * 0.05, abs=1e-12)
+
+
+def test_rating_intervals_by_hand():
+    "nb 07: value -/+ t_{n-1} se (or z) with the upper end capped at 1; Gwet's sampled fraction n / N, refused when N < n."
+    assert _t_interval(0.5, 0.1, 11, 0.95)[0] == pytest.approx(0.5 - stats.t.ppf(0.975, 10) * 0.1, abs=1e-12)
+    assert _t_interval(0.5, 0.1, 11, 0.95)[1] == pytest.approx(0.5 + stats.t.ppf(0.975, 10) * 0.1, abs=1e-12)
+    assert _t_interval(0.95, 0.1, 11, 0.95)[1] == 1.0
+    np.testing.assert_allclose(_z_interval(0.5, 0.1, 0.95), (0.5 - 1.959964 * 0.1, 0.5 + 1.959964 * 0.1), rtol=0, atol=1e-6)   # z_0.975, from the table
+    assert _z_interval(0.95, 0.1, 0.95)[1] == 1.0
+    assert (_sampled_fraction(50, None), _sampled_fraction(50, 200)) == (0.0, 0.25)
+    with pytest.raises(ValueError, match="`population`=40 is smaller than the 50 items rated"): _sampled_fraction(50, 40)
+
+
+def test_bca_levels_match_scipy():
+    "nb 07: the BCa quantile levels equal scipy's (the peer), and stay finite when every resample lies on one side."
+    resampling = pytest.importorskip("scipy.stats._resampling")
+    if not hasattr(resampling, "_bca_interval"): pytest.skip("this scipy has no _bca_interval to compare with")
+    xs = np.random.default_rng(8).exponential(size=40)
+    vals = np.array([xs[np.random.default_rng(s).integers(0, 40, 40)].mean() for s in range(500)])
+    lv = _bca_levels(vals, xs.mean(), _jackknife(lambda w: float(w @ xs / w.sum()), 40), 0.9)
+    a1, a2, _ = resampling._bca_interval((xs,), lambda x, axis: x.mean(axis=axis), -1, 0.05, vals, None, np)
+    np.testing.assert_allclose(lv, (float(a1), float(a2)), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(_bca_levels(np.array([0., 1., 2., 3.]), 1.5, np.array([1., 1., 1.]), 0.9), (0.05, 0.95), rtol=0, atol=1e-12)
+    assert np.isfinite(_bca_levels(np.array([2., 3.]), 1.0, np.array([1., 2.]), 0.9)).all()
