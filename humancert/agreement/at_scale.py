@@ -16,7 +16,7 @@ import pandas as pd
 from ..data.annotations import tidy_label
 from ..data.tables import open_table, table_counts, check_table_args, checked_histogram, check_model_labels, item_parts, as_parts
 from ..data.tables import nw   # narwhals, imported when a query is first built: this module loads without the `tables` extra
-from .measures import AnnotatorAgreement, AgreementSummary, agreement_summary, check_top, _pairwise_measures
+from .measures import AnnotatorAgreement, AgreementSummary, agreement_summary, check_top, _pairwise_measures, _most_labels_first
 
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #329d8f81
 def _annotator_query(lf, item, annotator, label, model):
@@ -56,8 +56,7 @@ def _pair_query(base, item, annotator, label, top_ids):
 # %% ../../nbs/agreement/08_agreement_at_scale.ipynb #7a114fe6
 def _per_annotator_frame(per, same, annotator, model):
     "The per-annotator figures from the engine's sums (pandas), most labels first (ties by id), as `annotator_agreement` gives them."
-    per = per.sort_values(annotator, kind="stable")
-    per = per.iloc[np.argsort(-per["labels"].to_numpy(), kind="stable")].set_index(annotator)
+    per = per.iloc[_most_labels_first(per[annotator].to_numpy(), per["labels"].to_numpy())].set_index(annotator)
     per["others"] = _others_sum(same, annotator).reindex(per.index, fill_value=0.0).to_numpy()
     with np.errstate(invalid="ignore", divide="ignore"):
         frame = pd.DataFrame({"labels": per["labels"].to_numpy(np.int64), "labels on shared items": per["shared"].to_numpy(np.int64),

@@ -11,6 +11,7 @@ __all__ = ['Agreement', 'as_annotations', 'item_agreement', 'percent_agreement',
 
 # %% ../../nbs/agreement/01_agreement.ipynb #aa766948
 import html
+import itertools
 import operator
 from dataclasses import dataclass, asdict
 
@@ -430,11 +431,28 @@ def _agreement_with_model(ann, model, item, annot, label, n_lab):
     codes = hard_predictions(ann, model, "model")
     return np.bincount(annot, codes[item] == label, minlength=ann.n_annotators) / np.maximum(n_lab, 1)
 
+# %% ../../nbs/agreement/01_agreement.ipynb #12363a04
+def _natural_key(v):
+    "Sort key of one id's text: its runs of digits compared as numbers, the rest as text (e_2 before e_10), then the text itself."
+    s = str(v)
+    runs = ["".join(g) for _, g in itertools.groupby(s, key=lambda ch: ch in "0123456789")]
+    return tuple((0, int(t), "") if t[0] in "0123456789" else (1, 0, t) for t in runs), s
+
+def _most_labels_first(ids, # annotator ids
+                       n_lab, # labels per annotator, in the order of `ids`
+                      ) -> np.ndarray:
+    "Positions of the annotators, most labels first, ties by id (numbers by value, text in natural order): the one order of the in-memory and out-of-core tables."
+    vals = list(ids)
+    numeric = all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in vals)
+    by_id = sorted(range(len(vals)), key=(lambda k: (float(vals[k]), str(vals[k]))) if numeric else (lambda k: _natural_key(vals[k])))
+    rank = np.empty(len(vals), np.int64); rank[by_id] = np.arange(len(vals))
+    return np.lexsort((rank, -np.asarray(n_lab, dtype=np.int64)))
+
 # %% ../../nbs/agreement/01_agreement.ipynb #c149e0ac
 def _top_pairwise(ann, item, annot, label, n_lab, m):
-    "Agreement and shared items of the `m` annotators with the most labels, as tables: the pair sums on their labels only."
+    "Agreement and shared items of the `m` annotators with the most labels (ties by id), as tables: the pair sums on their labels only."
     K = ann.n_annotators
-    pick = np.argsort(-n_lab, kind="stable")[:m]                   # the top annotators, as columns 0..m-1
+    pick = _most_labels_first(ann.annotators, n_lab)[:m]           # the top annotators, as columns 0..m-1
     slot = np.full(K, -1); slot[pick] = np.arange(m)
     sel = slot[annot] >= 0
     a, b, com, agr, _, lab_m = _pair_sums_codes(item[sel], slot[annot[sel]], label[sel], ann.n_items, m, ann.n_classes)
@@ -447,7 +465,7 @@ def _top_pairwise(ann, item, annot, label, n_lab, m):
 # %% ../../nbs/agreement/01_agreement.ipynb #5906c8b1
 def annotator_agreement(ann, # annotations with annotator ids: Annotations, or an items x raters table (array or DataFrame; NaN/None: missing)
                         model=None, # the model's label per item, for a model column; None for none
-                        top:int=20, # annotators (most labels first) in the pairwise table
+                        top:int=20, # annotators (most labels first, ties by id) in the pairwise table
                         raters_in_rows:bool=False, # True: a table's rows are raters and its columns items (krippendorff's reliability_data)
                        ) -> AnnotatorAgreement:
     "Per annotator: how often the others on the same items agree with them, and the model; a pairwise table of the top annotators."
@@ -457,7 +475,7 @@ def annotator_agreement(ann, # annotations with annotator ids: Annotations, or a
     per = _agreement_with_others(ann, item, annot, label)
     n_lab = per["labels"].to_numpy()
     if model is not None: per["agreement with the model"] = _agreement_with_model(ann, model, item, annot, label, n_lab)
-    per = per.iloc[np.argsort(-n_lab, kind="stable")]
+    per = per.iloc[_most_labels_first(ann.annotators, n_lab)]
     m = min(top, ann.n_annotators)
     table, shared = _top_pairwise(ann, item, annot, label, n_lab, m)
     if model is not None: table["model"] = per["agreement with the model"].to_numpy()[:m]
