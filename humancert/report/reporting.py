@@ -216,9 +216,10 @@ def to_frame(self:Report) -> pd.DataFrame:
 
 # %% ../../nbs/report/86_report.ipynb #92a6dd06
 @patch
-def to_text(self:Report) -> str:
-    "The aligned summary `humancert report` prints."
-    return _to_text(self)
+def to_text(self:Report, width:int|None=None, # characters per line; default the terminal's width (100 without a terminal)
+           ) -> str:
+    "The aligned summary `humancert report` prints, no line wider than `width`."
+    return _to_text(self, width)
 
 @patch
 def to_markdown(self:Report, images:dict|None=None, # section name -> [(file, caption)] shown under it: 'Agreement-only certificate' (old key 'Certificate' still read), 'Survey equivalence', 'Upper bound', 'Judges'
