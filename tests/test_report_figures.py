@@ -40,3 +40,17 @@ def test_bounds_figure(name, rep):
         pts = ax.transData.transform(np.c_[xs, ys])
         inside = (pts[:, 0] > box.x0) & (pts[:, 0] < box.x1) & (pts[:, 1] > box.y0) & (pts[:, 1] < box.y1)
         assert not inside.any(), f"{name}: the legend covers the line {line.get_label()!r}"
+
+
+def test_judge_without_disagreements_says_so():
+    "A judge that gives the clear human majority's label on every item with one: one row saying so, no empty table (issue 44)."
+    re_ = load("running_example")
+    w = re_.annotations.to_wide()
+    top = w.apply(lambda r: r.value_counts().idxmax() if r.value_counts().max() > r.count() / 2 else "neg", axis=1)   # the strict majority
+    judges = pd.DataFrame({"majority": top, "hard": re_.predictions["hard"]})
+    rep = make_report(re_.annotations, top, judges=judges, n_bootstrap=0)
+    assert len(rep.details["judges"]["majority"]["disagreements"]) == 0
+    text = rep.to_text(1000)
+    block = text.split("Judge 'majority': items where it disagrees with a clear human majority")[1].split("\n\n")[0]
+    assert block.splitlines()[1:] == ["  items  0  none: the judge gives the majority's label on every item with a clear human majority"], block
+    assert "Judge 'hard': items where it disagrees with a clear human majority (most confident majority first)" in text

@@ -291,10 +291,10 @@ def _judge_blocks(r):
             out.append((f"Judge {name!r}: confusion against the gold labels (rows: gold label, columns: the judge's)", _Table(d["gold_confusion"])))
         out.append((f"Judge {name!r}: per class recall and precision against the human majority (95% Wilson intervals)",
                     _Table(d["metrics"].set_index("metric").round(4))))
-        dis = d["disagreements"]
-        out.append((f"Judge {name!r}: items where it disagrees with a clear human majority (most confident majority first)",
-                    _Table(dis.head(5).round({"majority share": 3}).set_index("item"),
-                           (f"{len(dis)} item(s) in all; every one is in {_safe_name('disagreements', name)}.csv in the report folder",))))
+        dis, head = d["disagreements"], f"Judge {name!r}: items where it disagrees with a clear human majority"
+        if len(dis) == 0: out.append((head, [("items", "0", "none: the judge gives the majority's label on every item with a clear human majority")]))
+        else: out.append((f"{head} (most confident majority first)", _Table(dis.head(5).round({"majority share": 3}).set_index("item"),
+                          (f"{len(dis)} item(s) in all; every one is in {_safe_name('disagreements', name)}.csv in the report folder",))))
         if d["per_annotator"] is not None:
             out.append((f"Judge {name!r}: alternative annotator test per annotator", _Table(d["per_annotator"])))
     if det.get("tolerance") is not None:
