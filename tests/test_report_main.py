@@ -38,3 +38,11 @@ def test_readme_first_screen_shows_the_judge_path():
         argv = shlex.split(line)[1:]
         func, args, code = _parse(argv[0], argv[1:])
         assert code is None and func is not None, line                 # every option exists and is typed right
+
+
+def test_semicolon_csv_gets_a_hint(tmp_path):
+    "A CSV separated by semicolons (a spreadsheet's export in many locales): exit 2, and the message says so and how to fix it."
+    (tmp_path / "labels.csv").write_text("item;r1;r2;llm\n1;a;b;a\n2;b;b;b\n3;a;a;a\n")
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err): code = main(["report", str(tmp_path / "labels.csv"), "--model", "llm"])
+    assert code == 2 and "looks separated by semicolons" in err.getvalue() and "sep=';'" in err.getvalue(), err.getvalue()
