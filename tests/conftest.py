@@ -16,3 +16,9 @@ def mid_table(tmp_path_factory):
     p = tmp_path_factory.mktemp("mid") / "mid.parquet"
     df.to_parquet(p)
     return p, df
+
+
+@pytest.fixture(autouse=True)
+def unwrapped_report_text(monkeypatch):
+    "The printed report wraps to the terminal's width (COLUMNS, issue 44); the tests compare and parse its text, so they read it unwrapped. Tests of the wrapping set COLUMNS themselves (test_report_width.py, test_report_golden.py)."
+    monkeypatch.setenv("COLUMNS", "10000")

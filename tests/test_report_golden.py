@@ -24,6 +24,12 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("HUMANCERT_UPDATE_GOLDEN") == "1"
 
 
+@pytest.fixture(autouse=True)
+def no_terminal_width(monkeypatch):
+    "The text at its width without a terminal (100), whatever COLUMNS the shell running the tests exports."
+    monkeypatch.delenv("COLUMNS", raising=False)
+
+
 def masked(name, text):
     "The output with the version (and in HTML the base64 figures) replaced by placeholders."
     text = text.replace(f"humancert {__version__}", "humancert VERSION").replace(f'"humancert_version": "{__version__}"', '"humancert_version": "VERSION"')

@@ -18,7 +18,8 @@ from humancert.data.datasets import load
 from humancert.report.reporting import add_gold, make_report
 from report_run import run
 
-ORDER = "order: certified judges first, then by the S of the certificate that gives each verdict (highest first)"
+ORDER = ("order: certified judges first, then by the S of the certificate that gives each verdict (highest first; S within 0.001 "
+         "of each other count as tied)")
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ from ..data.datasets import DATASETS
 from .reporting import make_report, report_from_table, add_gold
 from .writer import _check_out
 from .read import _names, _classes_option, _gold_labels, _read_case, _panel_case
+from .text_form import _text_width, _wrap
 
 # %% ../../nbs/report/90_cli.ipynb #3461a7e9
 def _with_level(ann, # the annotations read, or None when --out-of-core reduces INPUT where it lives
@@ -144,11 +145,11 @@ def _check_level_options(confidence, delta):
 
 # %% ../../nbs/report/90_cli.ipynb #887d2bc2
 def _finish(rep, out, force, quiet):
-    "The report's text, after writing it to --out if asked (the text then says what was written)."
+    "The report's text (as wide as the terminal), after writing it to --out if asked (the text then says what was written)."
     text = rep.to_text()
     if out is not None:
         written = rep.save(out, force=force)
-        text += "\n\nWrote " + ", ".join(str(p) for p in written)
+        text += "\n\n" + "\n".join(_wrap("Wrote " + ", ".join(str(p) for p in written), _text_width(), "", "  "))
     return "" if quiet else text
 
 def _judge_label(model):
@@ -168,9 +169,26 @@ def _named(rep, model):
     if rep.judge_name is not None or rep.judges is not None or model is None: return rep
     return replace(rep, judge_name=_judge_label(model))
 
+# %% ../../nbs/report/90_cli.ipynb #4978ae5d
+def _focus(case, focus, model):
+    "The model's labels: --focus's judge among several (default the first), or the one judge named after --model; --focus that names no judge is refused."
+    if focus is None or case.judges is None and str(focus) == _judge_label(model): return _as_judge(case.hard, case.judges, model)
+    if case.judges is None: raise ValueError(f"--focus picks one of several judges (--model a,b or --rater-kind), but here there is one judge: drop --focus.")
+    names = list(map(str, case.judges.columns))
+    if str(focus) not in names: raise ValueError(f"--focus: {focus!r} is not one of the judges ({', '.join(names)}); name one of them.")
+    return case.judges[str(focus)].rename("model")
+
+def _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items):
+    "The checks that need what was read, in their fixed order: the model's options, the level, the survey's, the scale's, the judges'."
+    _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip)
+    _check_level_options(confidence, delta)
+    _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
+    _check_scale_options(ann, scorer, combiner)
+    _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
+
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
-           dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
+           dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank, guessthekarma, imagenet_real, imagenet_real_golden, davidson, tweeteval, cebab or dices
            format:str="wide", # layout of INPUT: wide (items x annotators), long (one row per label; crowd-kit's task/worker/label names are recognised), counts (items x classes) or label-studio (a JSON export)
            item:str=None, # column of item ids; wide/counts default: a first column that is unnamed or named 'item', else row numbers; long default 'item'
            annotator:str="annotator", # long format: column of annotator ids
@@ -202,6 +220,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            rater_kind:str=None, # long format: a column of each rater's kind (e.g. HUMAN / LLM_JUDGE); humans and judges in one table, every judge in the verdict table
            judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, ai_judge, code, agent; any case)
            human_kinds:str=None, # with --rater-kind: kinds counted as humans besides human, comma-separated, e.g. expert (any case); a kind in neither list is refused
+           focus:str=None, # with several judges (--model a,b or --rater-kind): the judge the single-judge sections describe (default: the first)
            annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's, --soft-model's and --gold's; a column of over 200 distinct numbers is then refused)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
@@ -211,12 +230,8 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
                             out_of_core, memory_limit, quiet, annotators, gold))
-    ann, hard, soft = _with_level(case.ann, level, labels is not None), _as_judge(case.hard, case.judges, model), case.soft
-    _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip)
-    _check_level_options(confidence, delta)
-    _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
-    _check_scale_options(ann, scorer, combiner)
-    _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
+    ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model), case.soft
+    _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,

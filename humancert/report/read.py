@@ -163,6 +163,9 @@ def _read_table(path, flag="INPUT"):
     except pd.errors.EmptyDataError: raise ValueError(f"{flag}: {str(p)!r} is empty; it needs a header row and one row per item or label.") from None
     except Exception as e: raise _read_error(p, flag, kind, e) from None   # each reader has its own errors (ParserError, pyarrow's ArrowInvalid, ...)
     _check_header(header, p, flag)
+    if sep == "," and len(header) == 1 and ";" in str(header[0]):          # a spreadsheet's export in a locale whose separator is ';'
+        raise ValueError(f"{flag}: {str(p)!r} has one column, {str(header[0])[:60]!r}: it looks separated by semicolons, but a .csv is read "
+                         "with commas (a .tsv with tabs); save it with commas, e.g. pd.read_csv(f, sep=';').to_csv(f2, index=False).")
     try: return _csv_as_text_labels(p, sep)
     except Exception as e: raise _read_error(p, flag, kind, e) from None
 

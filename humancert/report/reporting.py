@@ -216,9 +216,10 @@ def to_frame(self:Report) -> pd.DataFrame:
 
 # %% ../../nbs/report/86_report.ipynb #92a6dd06
 @patch
-def to_text(self:Report) -> str:
-    "The aligned summary `humancert report` prints."
-    return _to_text(self)
+def to_text(self:Report, width:int|None=None, # characters per line; default the terminal's width (100 without a terminal)
+           ) -> str:
+    "The aligned summary `humancert report` prints, no line wider than `width`."
+    return _to_text(self, width)
 
 @patch
 def to_markdown(self:Report, images:dict|None=None, # section name -> [(file, caption)] shown under it: 'Agreement-only certificate' (old key 'Certificate' still read), 'Survey equivalence', 'Upper bound', 'Judges'
@@ -657,6 +658,7 @@ def add_gold(report:Report, # a report from make_report
 @patch
 def plot_bounds(self:Report, ax=None):
     "U_N^(t), U_N^(e) and, with a model, L_N (each an exact expectation over random subsets) against the labels kept per item."
+    from matplotlib.ticker import MaxNLocator
     if ax is None:
         import matplotlib.pyplot as plt
         _, ax = plt.subplots(figsize=(6, 3.6))
@@ -668,7 +670,8 @@ def plot_bounds(self:Report, ax=None):
     ax.set(xlabel="labels per item k (random subset of each item's labels)", ylabel="oracle accuracy bound")
     ax.set_title("Bounds against the number of annotators\n(items with at least k labels; the certificate keeps those with a strict majority)",
                  fontsize=9)
-    ax.legend(fontsize=8)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))             # k counts labels: whole numbers only
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)   # below the axes: it covers no line
     return ax
 
 # %% ../../nbs/report/86_report.ipynb #401b6f58

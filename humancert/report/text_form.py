@@ -1,4 +1,4 @@
-"""The aligned summary `humancert report` prints: every section of the report as text.
+"""The summary `humancert report` prints: every section of the report as text, wrapped to the terminal's width (100 characters where there is no terminal).
 
 Docs: https://humancert.github.io/humancert/report/text.html.md"""
 
@@ -8,29 +8,82 @@ Docs: https://humancert.github.io/humancert/report/text.html.md"""
 __all__ = []
 
 # %% ../../nbs/report/81_text.ipynb #9763c90d
+import shutil
+import textwrap
+
+import numpy as np
+
 from .. import __version__
 from .sections import _Table, _cell, _sections, _lists
 
+# %% ../../nbs/report/81_text.ipynb #f48d5dd2
+_TEXT_WIDTH = 100   # the width of the text where the output is no terminal (a pipe, a file, a notebook)
+
+def _text_width(width=None):
+    "The width the text form wraps to: `width` when given (an integer >= 40), else the terminal's (COLUMNS, then the terminal), 100 without one."
+    if width is None: return max(shutil.get_terminal_size((_TEXT_WIDTH, 24)).columns, 40)
+    if isinstance(width, (bool, np.bool_)) or not isinstance(width, (int, np.integer)) or width < 40:
+        raise ValueError(f"`width` must be an integer >= 40 (characters per line), got {width!r}.")
+    return int(width)
+
+def _wrap(text, width, first="", rest=""):
+    "`text` as lines of at most `width` characters, broken at spaces (a word longer than a line stays whole), the first line led by `first`, the others by `rest`."
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest, break_long_words=False,
+                         break_on_hyphens=False) or [first.rstrip()]
+
 # %% ../../nbs/report/81_text.ipynb #2661d454
-def _table_text(t):
-    "A _Table as aligned text lines (indented two spaces): the index left-aligned first, the other columns right-aligned; its foot as '  - ' lines."
+_NOTE_CELL = 30   # a table cell longer than this is a note: a marker [n] in the row, its text below the table
+
+def _table_notes(rows):
+    "The table's cells (below the header, right of the index) longer than _NOTE_CELL replaced in place by markers [1], [2], ...; their texts, in order."
+    notes = []
+    for r in rows[1:]:
+        for j in range(1, len(r)):
+            if len(r[j]) > _NOTE_CELL: notes.append(r[j]); r[j] = f"[{len(notes)}]"
+    return notes
+
+def _column_groups(w, width):
+    "The columns 1, 2, ... in groups that fit `width` beside the index column (of width w[0]); a column wider than that alone is a group of its own."
+    groups, cur, used = [], [], 2 + w[0]
+    for j in range(1, len(w)):
+        if cur and used + 2 + w[j] > width: groups.append(cur); cur, used = [], 2 + w[0]
+        cur.append(j); used += 2 + w[j]
+    return groups + [cur] if cur or not groups else groups
+
+def _table_text(t, width=_TEXT_WIDTH):
+    "A _Table as aligned text lines (indented two spaces) of at most `width` characters: the index left-aligned, the other columns right-aligned, in groups of columns that fit (each led by the index); long cells as notes [n] below; the foot as '  - ' lines."
     f = t.frame
     rows = [[str(f.index.name or "")] + list(map(str, f.columns))]
     rows += [[_cell(i)] + [_cell(v) for v in row] for i, row in zip(f.index, f.to_numpy(dtype=object))]
+    notes = _table_notes(rows)
     w = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
-    lines = ["  " + "  ".join(c.ljust(w[0]) if j == 0 else c.rjust(w[j]) for j, c in enumerate(r)).rstrip() for r in rows]
-    return lines + [f"  - {s}" for s in t.foot]
+    lines = ["  " + "  ".join([r[0].ljust(w[0])] + [r[j].rjust(w[j]) for j in g]).rstrip() for g in _column_groups(w, width) for r in rows]
+    lines += [l for k, n in enumerate(notes, 1) for l in _wrap(n, width, f"  [{k}] ", "      ")]
+    return lines + [l for s in t.foot for l in _wrap(s, width, "  - ", "    ")]
 
 # %% ../../nbs/report/81_text.ipynb #1f481f00
 _VALUE_WIDTH = 24   # values longer than this (lists of counts) are not right-aligned: they would pad every row of their block
+_MIN_COMMENT = 40   # a comment goes below its row when the row leaves it fewer characters than this
 
-def _to_text(r):
-    lines = [f"humancert {__version__} - report - {r.title}"]
+def _rows_text(rows, width):
+    "Label/value/comment rows as aligned lines of at most `width` characters: each comment wrapped beside its row, or below it (indented six) when the row leaves it less than 40 characters."
+    w1 = max(len(a) for a, _, _ in rows); w2 = max((len(b) for _, b, _ in rows if len(b) <= _VALUE_WIDTH), default=0)
+    out = []
+    for a, b, c in rows:
+        head = f"  {a:<{w1}}  {b:>{w2}}"
+        if len(head.rstrip()) > width: out += _wrap(f"{a}  {b}", width, "  ", "      "); head = ""
+        elif c and width - len(head) - 2 >= _MIN_COMMENT: out += _wrap(c, width, head + "  ", " " * (len(head) + 2)); continue
+        else: out.append(head.rstrip())
+        if c: out += _wrap(c, width, "      ", "      ")
+    return out
+
+def _to_text(r, width=None):
+    "The report as text of at most `width` characters a line (default the terminal's, 100 without one): the title, each section, the closing lists."
+    width = _text_width(width)
+    lines = _wrap(f"humancert {__version__} - report - {r.title}", width, "", "  ")
     for head, rows in _sections(r):
-        lines += ["", head]
-        if isinstance(rows, _Table): lines += _table_text(rows); continue
-        w1 = max(len(a) for a, _, _ in rows); w2 = max((len(b) for _, b, _ in rows if len(b) <= _VALUE_WIDTH), default=0)
-        lines += [f"  {a:<{w1}}  {b:>{w2}}  {c}".rstrip() for a, b, c in rows]
+        lines += [""] + _wrap(head, width)
+        lines += _table_text(rows, width) if isinstance(rows, _Table) else _rows_text(rows, width)
     for head, items in _lists(r):
-        if items: lines += ["", head] + [f"  - {t}" for t in items]
+        if items: lines += [""] + _wrap(head, width) + [l for t in items for l in _wrap(t, width, "  - ", "    ")]
     return "\n".join(lines)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .sections import _rank_words, _safe_name, _verdict_frame, _verdict_order
+from .sections import _board_verdicts, _rank_words, _safe_name, _verdict_frame, _verdict_order
 from .markdown_form import _to_markdown
 from .html_form import _to_html
 from .json_form import _to_dict
@@ -144,9 +144,18 @@ def _csv_safe(df):
 
 
 # %% ../../nbs/report/85_writer.ipynb #4cb88c82
+_SEQ_BOUND_WORDS = {"=": "exact", "<": "less than", ">": "more than"}   # the SEQ bound in judges.csv: words, not a formula-like '='
+
+def _judges_csv(r):
+    "judges.csv's table: each judge's verdict as the verdict table prints it, then its numbers (_verdict_frame), the SEQ bound in words."
+    v = _verdict_frame(r)
+    v.insert(0, "verdict", _board_verdicts(r, v))
+    if "SEQ bound" in v: v["SEQ bound"] = v["SEQ bound"].map(_SEQ_BOUND_WORDS)
+    return v
+
 def _judge_files(self, out):
     "judges.csv (the verdict's numbers), judges_per_annotator.csv (when the alt-test ran) and one disagreements_<judge>.csv per judge, each through `_csv_safe`; their names."
-    _csv_safe(_verdict_frame(self)).to_csv(out / "judges.csv")
+    _csv_safe(_judges_csv(self)).to_csv(out / "judges.csv")
     names = ["judges.csv"]
     if self.judges.alt is not None:
         _csv_safe(self.judges.per_annotator()).to_csv(out / "judges_per_annotator.csv", index=False)
