@@ -232,6 +232,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)
 COMMANDS = {"report": (report, ["input"]), "gold-status": (gold_status, ["input"])}   # command -> (function, its positional parameters)
+from .score_command import score; COMMANDS["score"] = (score, ["input"])   # `humancert score` (nb 89)
 
 class _ParseError(Exception): "An argparse error, reported on one line first."
 
@@ -378,7 +379,7 @@ def _main(argv):
             try: traceback.print_exc()
             except (OSError, ValueError, AttributeError): pass
         return 1
-    return 0 if not out or _print_output(out) else 1
+    return getattr(out, "exit_code", 0) if not out or _print_output(out) else 1   # a Finding (--fail-on): 3 (the CI gate notebook)
 
 # %% ../../nbs/report/90_cli.ipynb #148ecb58
 def gold_status_main(argv:list|None=None, # arguments after `gold-status`; default sys.argv[2:]
