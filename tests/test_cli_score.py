@@ -188,3 +188,53 @@ def test_report_folder_md_json_html(study, tmp_path):
 def test_help_documents_exit_code_3():
     code, out, _ = cli("score", "--help")
     assert code == 0 and "exit code 3" in out and "--fail-on" in out and "below:X" in out
+
+
+# ---------------------------------------------------------------- humancert report: --fail-on and --pass-label
+
+@pytest.fixture(scope="module")
+def panel_file(tmp_path_factory):
+    "A wide labels file: three annotators (accuracy 0.8), a judge (0.9), gold on half the items."
+    rng = np.random.default_rng(11)
+    m = 200
+    t = (rng.random(m) < 0.6).astype(int)
+    flip = lambda acc: np.where(rng.random(m) < acc, t, 1 - t)
+    df = pd.DataFrame({"item": range(m), "a1": flip(0.8), "a2": flip(0.8), "a3": flip(0.8), "llm": flip(0.9), "weak": flip(0.55)})
+    df["human"] = np.where(rng.random(m) < 0.5, t, np.nan)
+    p = tmp_path_factory.mktemp("panel") / "panel.csv"
+    df.to_csv(p, index=False)
+    return p, df.set_index("item")
+
+
+def test_report_pass_label_section_equals_the_library(panel_file, tmp_path):
+    p, s = panel_file
+    code, out, _ = cli("report", p, "--model", "llm", "--gold", "human", "--annotators", "a1,a2,a3", "--pass-label", "1",
+                       "--n-bootstrap", "10", "--out", tmp_path / "rep")
+    cs = corrected_score(s.llm, s.human.dropna(), positive=1.0)
+    assert code == 0 and f"The system's corrected pass rate is {_headline(cs)}, finite-sample)" in out
+    assert json.loads((tmp_path / "rep" / "report.json").read_text())["corrected_score"]["lower"] == cs.ci[0]
+    assert "## Corrected score of the judged system" in (tmp_path / "rep" / "report.md").read_text()
+    code, _, err = cli("report", p, "--model", "llm", "--annotators", "a1,a2,a3", "--pass-label", "1")
+    assert code == 2 and "--pass-label needs --gold and --model" in err and err.count("\n") == 1
+
+
+def test_report_fail_on_exit_codes(panel_file):
+    from humancert.certification.gold_certificate import certify_with_gold
+    from humancert.judges.board import compare_judges
+    p, s = panel_file
+    ann = Annotations.from_wide(s[["a1", "a2", "a3"]], raters_in_rows=False)
+    base = ("report", p, "--annotators", "a1,a2,a3", "--n-bootstrap", "10")
+    for judge in ("llm", "weak"):
+        lib = certify_with_gold(ann, s[judge], s.human.dropna())
+        code, out, _ = cli(*base, "--model", judge, "--gold", "human", "--fail-on", "not-certified")
+        assert code == (0 if lib.certified else 3) and (("Finding: not-certified" in out) == (not lib.certified)), judge
+    assert not certify_with_gold(ann, s.weak, s.human.dropna()).certified                       # the gate fires at least once
+    board = compare_judges(ann, s[["llm", "weak"]], epsilon=0.2, n_bootstrap=0)
+    passed = board.table["alt-test passed"]
+    code, out, _ = cli(*base, "--model", "llm,weak", "--alt-test", "0.2", "--fail-on", "not-passed")
+    assert code == (0 if passed.all() else 3) and not passed["weak"] and "judge 'weak' does not pass" in out
+    for args, msg in ((("--fail-on", "not-passed", "--model", "llm"), "--fail-on not-passed needs the alternative annotator test"),
+                      (("--fail-on", "regressed", "--model", "llm"), "not-certified or not-passed for report"),
+                      (("--fail-on", "not-certified"), "--fail-on not-certified needs a judge")):
+        code, out, err = cli(*base[:4], *args)
+        assert (code, out, err.count("\n")) == (2, "", 1) and msg in err, err

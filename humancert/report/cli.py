@@ -27,6 +27,7 @@ from ..data.datasets import DATASETS
 from .reporting import make_report, report_from_table, add_gold
 from .writer import _check_out
 from .read import _names, _classes_option, _gold_labels, _read_case, _panel_case
+from .score_command import _report_options, report_gate, with_pass_label
 
 # %% ../../nbs/report/90_cli.ipynb #3461a7e9
 def _with_level(ann, # the annotations read, or None when --out-of-core reduces INPUT where it lives
@@ -203,20 +204,20 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, ai_judge, code, agent; any case)
            human_kinds:str=None, # with --rater-kind: kinds counted as humans besides human, comma-separated, e.g. expert (any case); a kind in neither list is refused
            annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's, --soft-model's and --gold's; a column of over 200 distinct numbers is then refused)
+           pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
+           fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
-    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
-    _check_model_spec(model)
+    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core); _check_model_spec(model)
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
                             out_of_core, memory_limit, quiet, annotators, gold))
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _as_judge(case.hard, case.judges, model), case.soft
-    _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip)
-    _check_level_options(confidence, delta)
-    _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
-    _check_scale_options(ann, scorer, combiner)
+    _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip); _check_level_options(confidence, delta)
+    _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core); _check_scale_options(ann, scorer, combiner)
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
+    gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
@@ -227,7 +228,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
-    return _finish(_named(rep, model), out, force, quiet)
+    return report_gate(_finish(rep := with_pass_label(_named(rep, model), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)
