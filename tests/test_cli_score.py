@@ -238,3 +238,15 @@ def test_report_fail_on_exit_codes(panel_file):
                       (("--fail-on", "not-certified"), "--fail-on not-certified needs a judge")):
         code, out, err = cli(*base[:4], *args)
         assert (code, out, err.count("\n")) == (2, "", 1) and msg in err, err
+
+
+def test_stdout_forms_and_slices_below_min_gold(study):
+    d, _, s = study
+    cs = corrected_score(s.llm, s.human)
+    base = ("score", d / "study.csv", "--judge", "llm", "--gold", "human")
+    md, html = cli(*base, "--format", "md")[1], cli(*base, "--format", "html")[1]
+    assert md.startswith("# humancert score: ") and _headline(cs) in md
+    assert html.startswith("<!DOCTYPE html>") and _headline(cs) in html
+    code, out, _ = cli(*base, "--by", "topic", "--min-gold", "1000", "--format", "json")       # no slice has 1000 gold items
+    assert code == 0 and [sl["score"] for sl in json.loads(out)["slices"]] == [None, None]
+    assert json.loads(out)["score"]["estimate"] == cs.estimate                                 # the whole data keeps its interval
