@@ -8,7 +8,7 @@ Docs: https://humancert.github.io/humancert/report/score_command.html.md"""
 __all__ = ['FAIL_ON_SCORE', 'FINDING_EXIT', 'ESTIMAND_NAMES', 'OUTPUT_FORMATS', 'FAIL_ON_REPORT', 'score', 'report_gate',
            'ReportSection', 'corrected_score_section', 'with_pass_label']
 
-# %% ../../nbs/report/89_score_command.ipynb #cd591b8d
+# %% ../../nbs/report/89_score_command.ipynb #94686f17
 import html as _html
 import json
 import re
@@ -30,7 +30,7 @@ from .markdown_form import _table_md, _md_text, _md_code
 from .html_form import _html_table, _CSS
 from .writer import _check_out, _writer_lock, _signals_raise, _signals_held, _sweep_stale, _into_place
 
-# %% ../../nbs/report/89_score_command.ipynb #560fa578
+# %% ../../nbs/report/89_score_command.ipynb #f2d3ebbc
 _TRUE, _FALSE = ("true",), ("false",)
 
 def _values(col, flag):
@@ -54,7 +54,7 @@ def _positive_value(positive, *cols):
         except ValueError: raise ValueError(f"--positive: {positive!r} is not a number, but the labels are numbers; give the passing value, e.g. --positive 1.") from None
     return str(positive)
 
-# %% ../../nbs/report/89_score_command.ipynb #f264e739
+# %% ../../nbs/report/89_score_command.ipynb #7a8b3c55
 def _column(df, spec, flag):
     "The column of INPUT that --flag names (exactly, or one name quoted as --model's are); an error listing INPUT's columns otherwise."
     cols = {str(c): c for c in df.columns}
@@ -63,7 +63,7 @@ def _column(df, spec, flag):
         raise ValueError(f"{flag}: {spec!r} is not a column of INPUT; INPUT's columns are {list(cols)[:20]!r}.")
     return cols[names[0]]
 
-# %% ../../nbs/report/89_score_command.ipynb #3858fd1a
+# %% ../../nbs/report/89_score_command.ipynb #9d69d7b9
 def _id_column(df, item):
     "The item-id column: --item, else a first column named like an id (item, id, ...); None: the row number is the item."
     if item is not None: return _column(df, item, "--item")
@@ -84,7 +84,7 @@ def _index(df, item, system):
                          + ("" if system else " (several systems in one file: name the system column with --system)") + ".")
     return df.set_index(idc, drop=False), idc
 
-# %% ../../nbs/report/89_score_command.ipynb #d693136f
+# %% ../../nbs/report/89_score_command.ipynb #0d22a60c
 def _gold_file(spec, item, index):
     "Gold labels from their own file (item id, label; CSV, JSON lines or Parquet) by item id; ids INPUT does not have are refused, naming --gold."
     g = _prediction_file(spec, "--gold", item)
@@ -101,7 +101,7 @@ def _gold_file(spec, item, index):
                          "the gold file joins by item id: use INPUT's ids (its --item column).")
     return g.reindex(index).set_axis(index)
 
-# %% ../../nbs/report/89_score_command.ipynb #f240060c
+# %% ../../nbs/report/89_score_command.ipynb #fc05d346
 def _gold(df, spec, item, idc):
     "(gold labels by item id, NaN where unlabelled; how they were read): a column of INPUT, or a file joined by item id."
     cols = {str(c) for c in df.columns}
@@ -119,7 +119,7 @@ def _gold(df, spec, item, idc):
         raise ValueError(f"--gold: {how} is blank on every item; it needs a human label on at least 2 judged items (blank where unlabelled).")
     return g, how
 
-# %% ../../nbs/report/89_score_command.ipynb #f9654238
+# %% ../../nbs/report/89_score_command.ipynb #271ed717
 def _scale_option(scale):
     "--scale LOW,HIGH as two numbers (None: the observed range)."
     if scale is None: return None
@@ -128,7 +128,7 @@ def _scale_option(scale):
     if not lo < hi: raise ValueError(f"--scale must be LOW,HIGH with LOW < HIGH, e.g. 1,5, got {scale!r}.")
     return lo, hi
 
-# %% ../../nbs/report/89_score_command.ipynb #a681b4d3
+# %% ../../nbs/report/89_score_command.ipynb #2e62f3d0
 FAIL_ON_SCORE = {"regressed": "with --compare: B's corrected score is significantly below A's (B - A's interval below 0; several "
                               "slices: a negative difference with adjusted p below 1 - confidence)",
                  "below:X": "the corrected score's lower limit is under X (the whole data's headline; a pass rate or a mean score)"}
@@ -152,7 +152,7 @@ def _fail_on_option(spec, compare):
         out.append(("below", float(m.group(1))))
     return out
 
-# %% ../../nbs/report/89_score_command.ipynb #501ecb35
+# %% ../../nbs/report/89_score_command.ipynb #5d67526d
 ESTIMAND_NAMES = {"majority": "majority", "average annotator": "average annotator", "average-annotator": "average annotator",
                   "average_annotator": "average annotator"}
 OUTPUT_FORMATS = ("text", "md", "json", "html")
@@ -182,7 +182,7 @@ def _check_score_options(judge, gold, panel, estimand, compare, system, clusters
         raise ValueError(f"--min-gold must be an integer >= 2 (the fewest gold items a slice or comparison needs), got {min_gold!r}.")
     return _scale_option(scale), _fail_on_option(fail_on, compare)
 
-# %% ../../nbs/report/89_score_command.ipynb #e1c5f165
+# %% ../../nbs/report/89_score_command.ipynb #3d1fd568
 @dataclass(frozen=True)
 class _Inputs:
     "What `humancert score` read: the judge and the gold (a Series, NaN where unlabelled, or a panel) by item id, the groupings, how the gold was read."
@@ -207,7 +207,7 @@ def _inputs(df, idc, judge, gold, panel, item, clusters, strata, by):
     col = lambda spec, flag: None if spec is None else df[_column(df, spec, flag)]
     return _Inputs(j, g, how, col(clusters, "--clusters"), col(strata, "--strata"), col(by, "--by"))
 
-# %% ../../nbs/report/89_score_command.ipynb #dae7a97b
+# %% ../../nbs/report/89_score_command.ipynb #db7e0d7c
 def _gold_arg(gold, keep):
     "The gold labels corrected_score takes, on the items `keep` (a mask; None: all): a Series, or a panel built from the items' labels."
     g = gold if keep is None else gold[keep]
@@ -223,7 +223,7 @@ def _score(x, keep, kw, positive):
     return corrected_score(sub(x.judge), _gold_arg(x.gold, keep), clusters=sub(x.clusters), strata=sub(x.strata),
                            positive=_positive_value(positive, x.judge, labels), **kw)
 
-# %% ../../nbs/report/89_score_command.ipynb #b6c80b0c
+# %% ../../nbs/report/89_score_command.ipynb #a3ead948
 _WHAT = {"binary": "pass rate", "rating": "mean score", "classes": "class shares"}
 
 def _fmt(v, kind): return f"{v:.3f}" if kind != "rating" else f"{v:.3g}"          # as CorrectedScore's repr prints a number
@@ -247,7 +247,7 @@ def _answer(cs, who="the system's"):
     return (f"{who[0].upper() + who[1:]} corrected class shares are {shares} ({_pct(cs.confidence)} simultaneous over the classes, {g}) "
             f"{n}; the judge alone says {alone}.")
 
-# %% ../../nbs/report/89_score_command.ipynb #b6a7eb6b
+# %% ../../nbs/report/89_score_command.ipynb #60f411e8
 def _method_table(cs, how):
     "The method table: one row per method (and class), the headline marked; what the headline guarantees and assumes, and the estimand, under it."
     f = cs.to_frame()
@@ -259,7 +259,7 @@ def _method_table(cs, how):
     foot = (f"headline: {cs.headline}, {h.guarantee}", f"assumes: {h.assumes}", f"estimand: {cs.estimand}; gold: {how}") + tuple(cs.notes)
     return _Table(t, foot)
 
-# %% ../../nbs/report/89_score_command.ipynb #ce833ade
+# %% ../../nbs/report/89_score_command.ipynb #f86c7aa9
 def _slice_table(slices, min_gold):
     "One row per slice (and class): the headline estimate and interval, or no interval below --min-gold gold items."
     rows = []
@@ -272,7 +272,7 @@ def _slice_table(slices, min_gold):
             "gold items for an interval (fewer: none)",)
     return _Table(t, foot)
 
-# %% ../../nbs/report/89_score_command.ipynb #a381284c
+# %% ../../nbs/report/89_score_command.ipynb #547ed03e
 def _comparison_table(sc):
     "compare_scores' rows as a table, each comparison's note and the result's notes under it."
     f = sc.to_frame()
@@ -280,7 +280,7 @@ def _comparison_table(sc):
     t = f[["estimate", "lower", "upper", "p_value", "adjusted_p", "n_gold", "method"]].set_axis(pd.Index(idx, name="slice"))
     return _Table(t, tuple(f"{i}: {n}" for i, n in zip(idx, f.note)) + tuple(sc.notes))
 
-# %% ../../nbs/report/89_score_command.ipynb #035d0909
+# %% ../../nbs/report/89_score_command.ipynb #8aaa65e7
 @dataclass(frozen=True)
 class _ScoreDoc:
     "What `humancert score` states, for every form (text, markdown, HTML, JSON): the answer first, then the tables."
@@ -300,7 +300,7 @@ def _score_dict(cs):
             "n_gold": cs.n_gold, "n_items": cs.n_items, "scale": list(cs.scale), "seed": cs.seed, "notes": list(cs.notes),
             "methods": _records(cs.to_frame())}
 
-# %% ../../nbs/report/89_score_command.ipynb #f18abd29
+# %% ../../nbs/report/89_score_command.ipynb #d41ece53
 def _doc_text(d):
     lines = [f"humancert {__version__} - score - {d.title}", ""] + list(d.answer)
     for head, t in d.blocks: lines += ["", head] + _table_text(t)
@@ -312,7 +312,7 @@ def _doc_md(d):
     for head, t in d.blocks: md += ["", f"## {_md_text(head)}", ""] + _table_md(t)
     return "\n".join(md) + "\n"
 
-# %% ../../nbs/report/89_score_command.ipynb #ed27aabb
+# %% ../../nbs/report/89_score_command.ipynb #df5d959e
 def _doc_html(d):
     e = _html.escape
     out = [f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>humancert score: {e(d.title)}</title><style>{_CSS}</style></head><body>",
@@ -328,7 +328,7 @@ def _doc_json(d):
 
 _FORMS = {"text": _doc_text, "md": _doc_md, "json": _doc_json, "html": _doc_html}
 
-# %% ../../nbs/report/89_score_command.ipynb #ece7b5c4
+# %% ../../nbs/report/89_score_command.ipynb #ee5a99aa
 def _save_doc(d, out, force=False):
     "report.md, report.json and report.html into the folder `out`, atomically and under the lock, as `humancert report` writes its folder; the paths."
     given = _check_out(out, force, probe=True)
@@ -351,7 +351,7 @@ def _save_doc(d, out, force=False):
                 if tmp is not None: shutil.rmtree(tmp, ignore_errors=True)
     return [given / n for n in names]
 
-# %% ../../nbs/report/89_score_command.ipynb #05176fb9
+# %% ../../nbs/report/89_score_command.ipynb #1f45f785
 def _numeric(s, positive, flag):
     "Labels as the numbers compare_scores takes: 1 for --positive (else 0), bools as 0/1, numbers as they are; text without --positive refused."
     if positive is not None:
@@ -363,7 +363,7 @@ def _numeric(s, positive, flag):
     raise ValueError(f"{flag}: --compare compares pass rates or mean scores, but the labels are text (e.g. {bad!r}); name the passing "
                      "label with --positive.")
 
-# %% ../../nbs/report/89_score_command.ipynb #ad7125d1
+# %% ../../nbs/report/89_score_command.ipynb #0b36bffa
 def _two_systems(df, idc, judge, gold, compare, system, positive):
     "((name, judge, gold) of A, of B): two judge columns with two gold columns, or the rows of two values of --system."
     a, b = _names(compare)
@@ -384,7 +384,7 @@ def _two_systems(df, idc, judge, gold, compare, system, positive):
         out.append((n, num(rows[_column(df, judge, "--judge")], "--judge"), num(rows[_column(df, gcols[0], "--gold")], "--gold")))
     return tuple(out)
 
-# %% ../../nbs/report/89_score_command.ipynb #08f27d52
+# %% ../../nbs/report/89_score_command.ipynb #a4483438
 def _findings(fail_on, cs, comparison, confidence):
     "The findings --fail-on asked for that occurred, one sentence each."
     out = []
@@ -406,7 +406,7 @@ def _finding_lines(found, fail_on_spec):
     if not found: return ()
     return tuple(f"Finding: {f}" for f in found) + (f"exit code {FINDING_EXIT} (--fail-on {fail_on_spec}).",)
 
-# %% ../../nbs/report/89_score_command.ipynb #ff019e34
+# %% ../../nbs/report/89_score_command.ipynb #3258eef6
 def _by_slices(x, kw, positive, min_gold):
     "[(slice, gold items, items, CorrectedScore or None below min_gold)] over the values of --by, sorted."
     labels = pd.unique(x.by.dropna())
@@ -421,7 +421,7 @@ def _by_slices(x, kw, positive, min_gold):
         out.append((s, n_gold, int(keep.sum()), _score(x, keep, kw, positive) if n_gold >= min_gold else None))
     return out
 
-# %% ../../nbs/report/89_score_command.ipynb #926fad7a
+# %% ../../nbs/report/89_score_command.ipynb #5bda6186
 def _one_system(x, kw, positive, min_gold, fail_on, confidence):
     "(answer, blocks, data, findings) of one system: the corrected score, its method table, the slices of --by."
     cs = _score(x, None, kw, positive)
@@ -434,7 +434,7 @@ def _one_system(x, kw, positive, min_gold, fail_on, confidence):
                           for s, g, n, c in sl]
     return answer, blocks, data, _findings(fail_on, cs, None, confidence)
 
-# %% ../../nbs/report/89_score_command.ipynb #d565c7e8
+# %% ../../nbs/report/89_score_command.ipynb #afa2b8d4
 def _compare(df, idc, judge, gold, compare, system, positive, by, kw, min_gold, fail_on, confidence):
     "(answer, blocks, data, findings) of --compare: B - A corrected (compare_scores), each system's own corrected score, the slices of --by."
     (a, ja, ga), (b, jb, gb) = _two_systems(df, idc, judge, gold, compare, system, positive)
@@ -468,7 +468,7 @@ def _compare(df, idc, judge, gold, compare, system, positive, by, kw, min_gold, 
 
 def _f3(v): return "n/a" if pd.isna(v) else f"{v:+.3f}"
 
-# %% ../../nbs/report/89_score_command.ipynb #190730de
+# %% ../../nbs/report/89_score_command.ipynb #50f1ccaf
 def score(input:str=None, # CSV, JSON lines or Parquet file: one row per judged item (with --system: per item and system)
           judge:str=None, # column of the judge's label or score on every item (0/1, true/false, a label with --positive, classes, or a rating)
           gold:str=None, # human labels: a column of INPUT blank where unlabelled, or a file (item id, label) joined by item id; with --compare of two judge columns: two columns, A's then B's
@@ -514,7 +514,7 @@ def score(input:str=None, # CSV, JSON lines or Parquet file: one row per judged 
     text = "" if quiet else _FORMS[format](doc).rstrip("\n") + (f"\n\nWrote {', '.join(map(str, written))}" if written and format == "text" else "")
     return _Finding(text) if found else text
 
-# %% ../../nbs/report/89_score_command.ipynb #e2ccd200
+# %% ../../nbs/report/89_score_command.ipynb #5a890cbb
 FAIL_ON_REPORT = {"not-certified": "the verdict is not CERTIFIED at the level asked (with several judges: a judge's verdict)",
                   "not-passed": "a judge does not pass the alternative annotator test (needs --alt-test)"}
 
@@ -560,7 +560,7 @@ def report_gate(text:str, # the report's output (empty with --quiet)
     if not found: return text
     return _Finding("" if not text else text + "\n\n" + "\n".join(_finding_lines(found, spec)))
 
-# %% ../../nbs/report/89_score_command.ipynb #54e10ea3
+# %% ../../nbs/report/89_score_command.ipynb #dac6c311
 @dataclass(frozen=True)
 class ReportSection:
     "A block a later room adds to `humancert report` (Report.more): printed by every form after the report's own blocks, its data under `key` in report.json."
