@@ -28,6 +28,7 @@ from .reporting import make_report, report_from_table, add_gold
 from .writer import _check_out
 from .read import _names, _classes_option, _gold_labels, _read_case, _panel_case
 from .text_form import _text_width, _wrap
+from .score_command import _report_options, report_gate, with_pass_label
 
 # %% ../../nbs/report/90_cli.ipynb #3461a7e9
 def _with_level(ann, # the annotations read, or None when --out-of-core reduces INPUT where it lives
@@ -222,6 +223,8 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            human_kinds:str=None, # with --rater-kind: kinds counted as humans besides human, comma-separated, e.g. expert (any case); a kind in neither list is refused
            focus:str=None, # with several judges (--model a,b or --rater-kind): the judge the single-judge sections describe (default: the first)
            annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's, --soft-model's and --gold's; a column of over 200 distinct numbers is then refused)
+           pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
+           fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
@@ -232,6 +235,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
                             out_of_core, memory_limit, quiet, annotators, gold))
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model), case.soft
     _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
+    gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
@@ -242,12 +246,14 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
-    return _finish(_named(rep, model), out, force, quiet)
+    return report_gate(_finish(rep := with_pass_label(_named(rep, model), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)
 from .doctor import doctor_command   # `humancert doctor` (nb 93)
-COMMANDS = {"report": (report, ["input"]), "gold-status": (gold_status, ["input"]), "doctor": (doctor_command, ["input"])}   # command -> (function, its positional parameters)
+from .score_command import score   # `humancert score` (nb 89)
+COMMANDS = {"report": (report, ["input"]), "gold-status": (gold_status, ["input"]), "doctor": (doctor_command, ["input"]),
+            "score": (score, ["input"])}   # command -> (function, its positional parameters)
 
 class _ParseError(Exception): "An argparse error, reported on one line first."
 

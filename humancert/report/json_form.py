@@ -122,4 +122,4 @@ def _to_dict(r):
     if (a := _answer_dict(r)) is not None: d = {"answer": a} | d
     if r.gold is not None: d["gold_certificate"] = _gold_dict(r.gold, r.gold_judges)
     if r.judges is not None: d["judges"] = _judges_dict(r.judges, r)
-    return d
+    return d | {m.key: m.data for m in r.more}   # blocks later rooms add (Report.more)

@@ -176,6 +176,7 @@ class Report:
     judges: JudgeBoard | None = None   # several judges compared (compare_judges); None unless `judges` or `alt_test` are given
     judge_name: str | None = None      # the judge the certificate, survey equivalence and annotators' model column describe (None: the model is no judge)
     details: dict | None = None        # per judge: confusion, class metrics, disagreements, per-annotator alt-test; the tolerance sweep
+    more: tuple = ()                   # blocks later rooms add (each: key, heading, block, data; e.g. the corrected score, nb 89), printed last
 
     @property
     def confidence(self) -> float:

@@ -412,7 +412,7 @@ def _sections(r):
         if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w})", _seq_rows(e)))
     if r.gold is not None: out.append((f"Gold certificate (confidence {1 - r.gold.delta:g}, delta = {r.gold.delta:g}{w})", _gold_rows(r.gold, r.gold_judges)))
     if r.judges is not None and r.details is not None: out += _judge_blocks(r)
-    return out
+    return out + [(m.heading, m.block) for m in r.more]   # blocks later rooms add (Report.more)
 
 # %% ../../nbs/report/80_sections.ipynb #8c856c19
 def _lists(r):
