@@ -293,7 +293,7 @@ def _score_dict(cs):
     one = lambda col: _num(head[col].iloc[0]) if cs.kind != "classes" else {str(k): _num(v) for k, v in head[col].items()}
     return {"kind": cs.kind, "estimand": cs.estimand, "confidence": cs.confidence, "headline": cs.headline,
             "estimate": one("estimate"), "lower": one("lower"), "upper": one("upper"), "guarantee": head.guarantee.iloc[0],
-            "n_gold": cs.n_gold, "n_items": cs.n_items, "scale": list(cs.scale), "seed": cs.seed, "notes": list(cs.notes),
+            "n_gold": cs.n_gold, "n_items": cs.n_items, "scale": list(cs.scale), "notes": list(cs.notes),
             "methods": _records(cs.to_frame())}
 
 # %% ../../nbs/report/89_score_command.ipynb #d41ece53
@@ -481,7 +481,6 @@ def score(input:str=None, # CSV, JSON lines or Parquet file: one row per judged 
           system:str=None, # with --compare: the column naming the system whose answer each row holds (rows: item x system)
           confidence:float=None, # the level of every interval (default 0.95)
           headline:str="auto", # auto (finite-sample betting below 300 gold items or for rare outcomes, else PPI++), betting or PPI++
-          seed:int=0, # seed of the betting interval's orders: the same seed gives the same numbers
           min_gold:int=30, # --by and --compare: the fewest gold items a slice or comparison needs for an interval
           fail_on:str=None, # a CI gate: regressed (with --compare) or below:X (the corrected score's lower limit under X), comma-separated; a finding ends with exit code 3
           format:str="text", # what is printed: text, md, json or html
@@ -495,7 +494,7 @@ def score(input:str=None, # CSV, JSON lines or Parquet file: one row per judged 
     if input is None: raise ValueError("INPUT is needed: a CSV, JSON lines or Parquet file with one row per judged item.")
     df, idc = _index(_read_table(input), item, system)
     if out is not None: _check_out(out, force, probe=True)                # before any work
-    kw = dict(kind=kind, scale=sc, confidence=confidence, headline=headline, seed=seed,
+    kw = dict(kind=kind, scale=sc, confidence=confidence, headline=headline,
               estimand=None if estimand is None else ESTIMAND_NAMES[estimand])
     if compare is None:
         x = _inputs(df, idc, judge, gold, panel, item, clusters, strata, by)
@@ -503,7 +502,7 @@ def score(input:str=None, # CSV, JSON lines or Parquet file: one row per judged 
     else:
         kw.pop("estimand")
         answer, blocks, data, found = _compare(df, idc, judge, gold, compare, system, positive, by, kw, min_gold, fail, confidence)
-    params = {k: v for k, v in dict(confidence=confidence, headline=headline, seed=seed, min_gold=min_gold, estimand=estimand,
+    params = {k: v for k, v in dict(confidence=confidence, headline=headline, min_gold=min_gold, estimand=estimand,
                                     positive=positive, kind=kind, scale=scale, fail_on=fail_on).items() if v is not None}
     doc = _ScoreDoc(f"file {input}", params, tuple(answer) + _finding_lines(found, fail_on), tuple(blocks), data | {"findings": found})
     written = [] if out is None else _save_doc(doc, out, force)
@@ -570,7 +569,6 @@ def corrected_score_section(judge, # the report's judge: its label per item (a S
                             pass_label, # the judge's label that means the judged system passed
                             name:str|None, # the judge's name, for the heading
                             confidence:float=CONFIDENCE, # the report's level
-                            seed:int=0, # the report's seed
                             items=None, # the item ids when `judge` is not a Series
                            ) -> ReportSection:
     "The corrected score of the judged system, the judge's labels taken as its outcome (pass = `pass_label`), for `humancert report --pass-label`."
@@ -579,7 +577,7 @@ def corrected_score_section(judge, # the report's judge: its label per item (a S
     pos = _positive_value(pass_label, judge, gold)
     if not (judge == pos).any() and not (gold == pos).any():
         raise ValueError(f"--pass-label: {pass_label!r} is neither a label of the judge nor a gold label; name the passing label as the data hold it.")
-    cs = corrected_score(judge, gold, positive=pos, confidence=confidence, seed=seed)
+    cs = corrected_score(judge, gold, positive=pos, confidence=confidence)
     who = "the model" if name is None else f"judge {name!r}"
     head = f"Corrected score of the judged system (the labels of {who} taken as the system's outcome, pass = {pass_label!r}; confidence {confidence:g})"
     t = _method_table(cs, "the --gold labels")
@@ -593,5 +591,5 @@ def with_pass_label(rep, # the Report `humancert report` prints
                    ):
     "The report with the corrected-score section (`Report.more`) when --pass-label is given; as it is otherwise."
     if pass_label is None: return rep
-    sec = corrected_score_section(judge, gold, pass_label, rep.judge_name, rep.confidence, rep.seed, ann.items)
+    sec = corrected_score_section(judge, gold, pass_label, rep.judge_name, rep.confidence, ann.items)
     return replace(rep, more=(*rep.more, sec))
