@@ -189,6 +189,44 @@ def test_bt_clustered_se():
     np.testing.assert_allclose(st.se.to_numpy(), np.sqrt(np.diag(V_grouped)), rtol=1e-6)
 
 
+def test_bt_orientation_orders_and_several_humans():
+    """Half the pairs given as (b, a) with the verdict mirrored; the judge again in the other order on half the pairs
+    (its two verdicts averaged) and a second human on half the labelled pairs (each human's verdict, then the humans,
+    averaged): every estimate as my fit on the averaged outcomes (1e-6), PPI++ standard errors as the grouped form (1e-6)."""
+    s = _bt_study(73)
+    rng = np.random.default_rng(9)
+    N = len(s["a"])
+    flip, again = rng.random(N) < 0.5, rng.random(N) < 0.5
+    yJ2 = np.where(rng.random(N) < 0.5, s["yJ"], rng.choice([0.0, 0.5, 1.0], N))
+    two = s["R"] & (rng.random(N) < 0.5)
+    yH2 = np.where(rng.random(N) < 0.6, s["yH"], rng.choice([0.0, 0.5, 1.0], N))
+    rows = []
+
+    def add(i, y, rater, flipped):
+        a, b = NAMES[s["a"][i]], NAMES[s["b"][i]]
+        a, b, y = (b, a, 1 - y) if flipped else (a, b, y)
+        rows.append(dict(item=f"i{i}", prompt=f"p{i}", system_a=a, system_b=b, label=YCODE[y], rater=rater))
+
+    for i in range(N):
+        add(i, s["yJ"][i], "J", flip[i])
+        if again[i]:
+            add(i, yJ2[i], "J", not flip[i])
+        if s["R"][i]:
+            add(i, s["yH"][i], "H1", flip[i])
+            if two[i]:
+                add(i, yH2[i], "H2", not flip[i])
+    got = hc.rank_systems(hc.read_pairwise(pd.DataFrame(rows), judges=("J",), item="item"), clusters=None, lam=0.4)
+    avg = dict(s, yJ=np.where(again, (s["yJ"] + yJ2) / 2, s["yJ"]), yH=np.where(two, (s["yH"] + yH2) / 2, s["yH"]))
+    t, _, V_grouped = _ppi_bt(avg, 0.4)
+    st = got.strengths.loc["PPI++"].loc[NAMES[1:]]
+    np.testing.assert_allclose(st.estimate.to_numpy(), t, atol=1e-6)
+    np.testing.assert_allclose(st.se.to_numpy(), np.sqrt(np.diag(V_grouped)), rtol=1e-6)
+    X = _design(avg)
+    for method, mask, y in (("judge only", np.ones(N, bool), avg["yJ"]), ("humans only", avg["R"], avg["yH"])):
+        mine = _logistic_fit(X, mask / mask.sum(), np.where(mask, y, 0.0) / mask.sum())
+        np.testing.assert_allclose(got.strengths.loc[method].loc[NAMES[1:]].estimate.to_numpy(), mine, atol=1e-6)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # 2. score_budget: labels for a target half-width, a binary judge assumed (nb 62)
 # ---------------------------------------------------------------------------------------------------------------
@@ -337,6 +375,45 @@ def test_judge_bias_odds_ratios(outcome):
         np.testing.assert_allclose(got.loc[name, ["odds ratio", "lo", "hi"]].to_numpy(float),
                                    np.exp([b[k], b[k] - q * se[k], b[k] + q * se[k]]), rtol=1e-5)
         assert abs(got.loc[name, "p"] - 2 * stats.norm.sf(abs(b[k] / se[k]))) < 1e-6
+
+
+def _holm(p):
+    "Holm's step-down adjusted p-values."
+    order, adj, run = np.argsort(p), np.empty(len(p)), 0.0
+    for r, i in enumerate(order):
+        run = max(run, (len(p) - r) * p[i])
+        adj[i] = min(run, 1.0)
+    return adj
+
+
+@pytest.mark.parametrize("stratify", [True, False])
+def test_judge_bias_category_wald_holm(stratify):
+    """A 3-level category (against its most common level) and a 0/1 covariate beside length and position: odds ratios
+    to 1e-5 (rel); the category's joint Wald chi2(2) p, the others' Wald p and Holm over the 4 covariates to 1e-6;
+    stratify=False: one intercept instead of one per class."""
+    judge, truth, cov = _bias_data(seed=11, n=600)
+    rng = np.random.default_rng(4)
+    cov["family"] = rng.choice(["gpt", "claude", "llama"], 600, p=[0.5, 0.3, 0.2])
+    cov["shared"] = (rng.random(600) < 0.3).astype(int)
+    y, e = truth.to_numpy(), (judge != truth).to_numpy().astype(float)
+    z = (cov.length - cov.length.mean()) / cov.length.std(ddof=0)
+    levels = cov.family.value_counts().index
+    ic = np.column_stack([y == 0, y == 1]) if stratify else np.ones((600, 1))
+    X = np.column_stack([ic, z, cov.position] + [cov.family == lv for lv in levels[1:]] + [cov.shared]).astype(float)
+    b, se = _logit_mle(X, e)
+    c = ic.shape[1]
+    p = special.expit(X @ b)
+    V = np.linalg.inv((X * (p * (1 - p))[:, None]).T @ X)
+    k = [c + 2, c + 3]
+    pv = np.array([2 * stats.norm.sf(abs(b[c] / se[c])), 2 * stats.norm.sf(abs(b[c + 1] / se[c + 1])),
+                   stats.chi2.sf(b[k] @ np.linalg.solve(V[np.ix_(k, k)], b[k]), 2),
+                   2 * stats.norm.sf(abs(b[c + 4] / se[c + 4]))])
+    got = hc.judge_bias(judge, truth, cov, stratify=stratify).to_frame()
+    np.testing.assert_allclose(got["odds ratio"].to_numpy(float), np.exp(b[c:]), rtol=1e-5)
+    assert list(got.term[got.covariate == "family"]) == list(levels[1:])
+    per_cov = got.groupby("covariate", sort=False)[["p", "p Holm"]].first().loc[["length", "position", "family", "shared"]]
+    np.testing.assert_allclose(per_cov["p"].to_numpy(float), pv, atol=1e-6)
+    np.testing.assert_allclose(per_cov["p Holm"].to_numpy(float), _holm(pv), atol=1e-6)
 
 
 # ---------------------------------------------------------------------------------------------------------------
