@@ -320,7 +320,9 @@ def test_oracle_latent_class_boundary():
 def test_oracle_latent_class_rows():
     """The gold-only row is the EM prevalence (1e-4; measured 1e-9) and its standard error the outer-product (BHHH)
     MLE standard error of pi in logit parameters, pi(1-pi) sqrt([(sum s s')^-1]_pi,pi) (1e-6 rel; measured 4e-10).
-    The PPI++ row is lam f_N + mean(q - lam f) with lam = Cov(q, f) / ((1 + n/N) Var(f)), divisor m (1e-4)."""
+    The PPI++ row is lam f_N + mean(q - lam f) with lam = Cov(q, f) / ((1 + n/N) Var(f)), the covariance over the
+    gold items with divisor n and the judge's variance over all N with divisor N - 1 (nb 60's hand example): 1e-4
+    (measured 1e-10; with divisor N for Var(f) it would be 7e-6 off)."""
     judge, wide = _ds_data()
     L = wide.to_numpy().astype(float)
     pi, se, sp, q = _dawid_skene(L)
@@ -333,8 +335,37 @@ def test_oracle_latent_class_rows():
     assert abs(half / (stats.norm.ppf(0.975) * se_pi) - 1) < 1e-6
     f, fg = judge.to_numpy(), judge.loc[wide.index].to_numpy()
     N, n = len(f), len(q)
-    lam = np.clip(np.cov(q, fg, ddof=0)[0, 1] / ((1 + n / N) * f.var()), 0, 1)
+    lam = np.clip(np.cov(q, fg, ddof=0)[0, 1] / ((1 + n / N) * f.var(ddof=1)), 0, 1)
     assert abs(rows.loc["PPI++", "estimate"] - (lam * f.mean() + np.mean(q - lam * fg))) < 1e-4
+
+
+def test_corrected_score_binary_rows():
+    """One gold label per item (N = 3000, n = 400; 70 % pass, judge sensitivity 0.9, specificity 0.6), to 1e-9:
+    PPI++ lam f_N + mean(Y - lam f), variance lam^2 Var_N(f)/N + Var_n(Y - lam f)/n (divisors N and n, ppi_py's),
+    lam as above; gold only mean(Y) with Var_n(Y)/n; Rogan-Gladen (p + sp - 1)/(se + sp - 1) with the delta-method
+    variance of nb 60 (p from all N, se and sp from the gold passes and fails); judge only p with p(1-p)/N."""
+    rng = np.random.default_rng(60)
+    N, n = 3000, 400
+    T = (rng.random(N) < 0.7).astype(int)
+    f = np.where(T == 1, rng.random(N) < 0.9, rng.random(N) < 0.4).astype(int)
+    ids = [f"x{i}" for i in range(N)]
+    g = np.sort(rng.choice(N, n, replace=False))
+    rows = hc.corrected_score(pd.Series(f, index=ids), pd.Series(T[g], index=[ids[i] for i in g])).rows
+    rows = rows.set_index("method")
+    Y, fg, z = T[g].astype(float), f[g].astype(float), stats.norm.ppf(0.975)
+    lam = np.clip(np.cov(Y, fg, ddof=0)[0, 1] / ((1 + n / N) * f.var(ddof=1)), 0, 1)
+    p = f.mean()
+    se, sp = fg[Y == 1].mean(), 1 - fg[Y == 0].mean()
+    J = se + sp - 1
+    rg = (p + sp - 1) / J
+    mine = {"PPI++": (lam * p + np.mean(Y - lam * fg), lam**2 * f.var() / N + np.var(Y - lam * fg) / n),
+            "gold only": (Y.mean(), Y.var() / n),
+            "Rogan-Gladen": (rg, (p * (1 - p) / N + rg**2 * se * (1 - se) / (Y == 1).sum()
+                                  + (1 - rg)**2 * sp * (1 - sp) / (Y == 0).sum()) / J**2),
+            "judge only": (p, p * (1 - p) / N)}
+    for method, (est, var) in mine.items():
+        np.testing.assert_allclose(rows.loc[method, ["estimate", "lower", "upper"]].to_numpy(float),
+                                   [est, est - z * math.sqrt(var), est + z * math.sqrt(var)], atol=1e-9)
 
 
 # ---------------------------------------------------------------------------------------------------------------
