@@ -274,6 +274,32 @@ def test_score_budget_from_first_principles(b, se, sp, h, N, conf):
         assert abs(got.gain - gain) < 1e-9 and abs(got.n_eff - n_ppi * gain) < 1e-6
 
 
+@pytest.mark.skipif(not hasattr(hc, "score_budget"), reason="score_budget is not on this branch (sysscore's nb 62)")
+def test_score_budget_correlation_and_pilot():
+    """From a correlation and the truth's SD (Var(f) = 1 without loss: only rho matters), and from a (judge, gold)
+    pilot with the moments of corrected_score (Var(Y), Cov(Y, f) over the gold items with divisor n, Var(f) over all N
+    with N - 1): labels exactly, the correlation to 1e-9. (With divisor n - 1 for Var(Y) the pilot would need 306 and
+    264 labels, not 303 and 260: the divisor is a choice, not a bug, at n = 100.)"""
+    z = stats.norm.ppf(0.975)
+    for rho, sd, N, h in ((0.6, 0.45, None, 0.05), (0.8, 1.2, 5000, 0.1)):
+        Ni = math.inf if N is None else N
+        got = hc.score_budget(h, correlation=rho, sd=sd, n_items=N, reps=0)
+        assert got.n_gold == _smallest_n(lambda n: sd**2 / n, h, z)
+        assert got.n_ppi == _smallest_n(lambda n: _ppi_var(n, sd**2, 1.0, rho * sd, Ni), h, z)
+    rng = np.random.default_rng(62)
+    N, n = 4000, 100
+    T = (rng.random(N) < 0.7).astype(int)
+    f = np.where(T == 1, rng.random(N) < 0.9, rng.random(N) < 0.4).astype(int)
+    ids = [f"x{i}" for i in range(N)]
+    g = np.sort(rng.choice(N, n, replace=False))
+    got = hc.score_budget(0.05, pilot=(pd.Series(f, index=ids), pd.Series(T[g], index=[ids[i] for i in g])), reps=0)
+    Y, fg = T[g].astype(float), f[g].astype(float)
+    vy, c, vf = Y.var(), np.cov(Y, fg, ddof=0)[0, 1], f.var(ddof=1)
+    assert abs(got.correlation - c / math.sqrt(vy * vf)) < 1e-9
+    assert (got.n_gold, got.n_ppi) == (_smallest_n(lambda m: vy / m, 0.05, z),
+                                       _smallest_n(lambda m: _ppi_var(m, vy, vf, c, N), 0.05, z)) == (303, 260)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # 3. corrected_score(..., estimand='oracle'): two-class Dawid-Skene on a panel (nb 60)
 # ---------------------------------------------------------------------------------------------------------------
