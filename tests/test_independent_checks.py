@@ -189,6 +189,31 @@ def test_bt_clustered_se():
     np.testing.assert_allclose(st.se.to_numpy(), np.sqrt(np.diag(V_grouped)), rtol=1e-6)
 
 
+@pytest.mark.parametrize("clusters", [None, "prompt"])
+def test_bt_intervals_and_differences(clusters):
+    """Two pairs per prompt: every strength's interval is estimate -/+ t_{G-1} se with G the clusters (pairs or prompts)
+    of the human subset for PPI++ and humans only, of all pairs for the judge only (1e-9); every difference theta_j -
+    theta_k is my PPI++ fit's (1e-6) with standard error sqrt(c' V c) of the PPI++ covariance (1e-9)."""
+    s = _bt_study(72, N=400, n=120, per_prompt=2)
+    got = hc.rank_systems(_bt_pairwise(s), clusters=clusters, lam=0.5)
+    units = s["prompt"] if clusters else np.arange(len(s["a"]))
+    G_h, G_all = len(set(units[s["R"]])), len(set(units))
+    for method, G in (("PPI++", G_h), ("humans only", G_h), ("judge only", G_all)):
+        st = got.strengths.loc[method].loc[NAMES[1:]]
+        q = stats.t.ppf(0.975, G - 1)
+        np.testing.assert_allclose(st.lower, st.estimate - q * st.se, atol=1e-9)
+        np.testing.assert_allclose(st.upper, st.estimate + q * st.se, atol=1e-9)
+    t, _, _ = _ppi_bt(s, 0.5)
+    theta, V = np.concatenate([[0.0], t]), got.covariances["PPI++"]
+    d = got.differences.loc["PPI++"]
+    for j, k in [(j, k) for j in range(K) for k in range(K) if j != k]:
+        c = np.zeros(K)
+        c[j], c[k] = 1, -1
+        row = d.loc[(NAMES[j], NAMES[k])]
+        assert abs(row.estimate - (theta[j] - theta[k])) < 1e-6
+        assert abs(row.se - math.sqrt(c[1:] @ V @ c[1:])) < 1e-9
+
+
 def test_bt_orientation_orders_and_several_humans():
     """Half the pairs given as (b, a) with the verdict mirrored; the judge again in the other order on half the pairs
     (its two verdicts averaged) and a second human on half the labelled pairs (each human's verdict, then the humans,
