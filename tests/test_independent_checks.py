@@ -498,6 +498,26 @@ def test_judge_bias_category_wald_holm(stratify):
     np.testing.assert_allclose(per_cov["p Holm"].to_numpy(float), _holm(pv), atol=1e-6)
 
 
+def test_judge_bias_panel_reference():
+    "A panel of 4 annotators: the reference is its majority, 2-2 ties left out; odds ratios and limits to 1e-5 (rel)."
+    judge, truth, cov = _bias_data(seed=12, n=600)
+    rng = np.random.default_rng(8)
+    L = np.column_stack([np.where(rng.random(600) < 0.85, truth, 1 - truth) for _ in range(4)])
+    votes = L.sum(1)
+    keep = votes != 2
+    y = (votes[keep] > 2).astype(int)
+    e = (judge.to_numpy()[keep] != y).astype(float)
+    c = cov[keep]
+    z = (c.length - c.length.mean()) / c.length.std(ddof=0)
+    b, se = _logit_mle(np.column_stack([y == 0, y == 1, z, c.position]).astype(float), e)
+    q = stats.norm.ppf(0.975)
+    panel = hc.Annotations.from_wide(pd.DataFrame(L, index=truth.index, columns=list("abcd")))
+    got = hc.judge_bias(judge, panel, cov).to_frame().set_index("covariate")
+    assert (got["items"] == keep.sum()).all()
+    np.testing.assert_allclose(got[["odds ratio", "lo", "hi"]].to_numpy(float),
+                               np.exp(np.column_stack([b[2:], b[2:] - q * se[2:], b[2:] + q * se[2:]])), rtol=1e-5)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # 5. ScoreSequence: intervals intersect over the looks and cover the truth at every look (nb 63)
 # ---------------------------------------------------------------------------------------------------------------
