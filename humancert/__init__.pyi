@@ -42,6 +42,11 @@ from .data.imports import (
     LabelStudioExport as LabelStudioExport,
     read_label_studio as read_label_studio,
 )
+from .data.eval_tools import (
+    EVAL_LAYOUTS as EVAL_LAYOUTS,
+    EvalFile as EvalFile,
+    read_eval as read_eval,
+)
 from .data.profiles import (
     Profiles as Profiles,
     profiles as profiles,
@@ -279,6 +284,9 @@ __all__ = [
     'load',
     'LabelStudioExport',
     'read_label_studio',
+    'EVAL_LAYOUTS',
+    'EvalFile',
+    'read_eval',
     'Profiles',
     'profiles',
     'profiles_from_table',

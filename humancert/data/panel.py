@@ -8,6 +8,7 @@ Docs: https://humancert.github.io/humancert/data/panel.html.md"""
 __all__ = ['JUDGE_KINDS', 'HUMAN_KINDS', 'TOOL_KINDS', 'nested_to_long', 'Panel', 'read_panel']
 
 # %% ../../nbs/data/07_panel.ipynb #d9f110c6
+import gzip
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -165,6 +166,26 @@ class Panel:
         out = pd.concat([h, j], ignore_index=True)
         return out.assign(kind=out["rater"].map(self.kinds))
 
+# %% ../../nbs/data/07_panel.ipynb #c7ffb8f1
+def _long_json(path, kind):
+    "Whether a .json file holds a long table: a JSON array, or JSON lines whose first line is a row with the `kind` column."
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as f: first = f.readline(1 << 20).strip()
+    except (OSError, EOFError, UnicodeDecodeError): return False        # read_eval names the damage
+    if first.startswith("["): return True
+    try: row = json.loads(first)
+    except json.JSONDecodeError: return False                           # an indented document: its first line is '{'
+    return isinstance(row, dict) and kind in row
+
+def _eval_tool_source(source, kind):
+    "Whether `source` is in an eval tool's own layout for read_eval: an MLflow traces or Phoenix annotations frame without a `kind` column, a .eval file, or a .json file that is not a long table."
+    if isinstance(source, pd.DataFrame): return kind not in source.columns and bool({"assessments", "annotator_kind"} & set(source.columns))
+    if not isinstance(source, (str, Path)): return False
+    low = str(source).lower()
+    if low.endswith(".eval"): return True
+    return low.endswith((".json", ".json.gz")) and Path(source).is_file() and not _long_json(Path(source), kind)
+
 # %% ../../nbs/data/07_panel.ipynb #82cdbea2
 def read_panel(source, # long table: a pandas DataFrame, or anything Annotations.from_table reads (Parquet/CSV/JSONL path, glob, URI, Arrow, Polars, DuckDB)
                item:str="item", # column of item ids
@@ -177,6 +198,9 @@ def read_panel(source, # long table: a pandas DataFrame, or anything Annotations
                level:str="nominal", # scale of the labels: "nominal", "ordinal", "interval" or "ratio"
               ) -> Panel:
     "Split one long table of human and judge labels into the humans' Annotations and one column of labels per judge."
+    if _eval_tool_source(source, kind):         # an eval tool's own layout: read_eval (imported here, as it imports this module)
+        from humancert.data.eval_tools import read_eval
+        return read_eval(source, judge_kinds=judge_kinds, human_kinds=human_kinds, labels=labels, level=level).to_panel()
     judges_k, humans_k = _check_panel_args(item, rater, label, kind, judge_kinds, human_kinds)
     rows = _panel_rows(source, {"item": item, "rater": rater, "label": label, "kind": kind})
     if len(rows) == 0: raise ValueError("`source` holds no row; give a table with one row per (item, rater) label.")
