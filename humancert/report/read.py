@@ -402,19 +402,30 @@ def _annotations_of(df, format, item, annotator, label, missing, classes, duplic
     return _wide_annotations(df, missing, classes)
 
 # %% ../../nbs/report/88_read.ipynb #d8986f5a
+def _judge_gaps(frame, ann, notes):
+    "Refuse a --model column with no label on any item of INPUT (ids written otherwise); note each judge that skipped some items, with the count."
+    for col in frame.columns:
+        miss = frame[col].isna()
+        if miss.all():
+            raise ValueError(f"--model: {str(col)!r} has no label for any of the {ann.n_items} item(s) of INPUT, first {show_value(ann.items[0])}; "
+                             "are the item ids the same in both?")
+        if miss.any(): notes.append(f"model: {str(col)!r} has no label on {int(miss.sum())} of {ann.n_items} item(s) (a judge may skip items)")
+
 def _aligned_predictions(found, ann, notes):
-    "{'--model', '--soft-model', 'judges'}: the predictions in the annotations' item order, every item predicted; probability columns named by class."
+    "{'--model', '--soft-model', 'judges'}: the predictions in the annotations' item order (a judge may skip items, a soft model may not); probability columns named by class."
     out = {}
     for flag, frame in found.items():
         frame = frame.reindex(pd.Index(ann.items))
+        if flag == "--model":
+            _judge_gaps(frame, ann, notes)
+            out[flag] = frame.iloc[:, 0].rename("model")
+            if frame.shape[1] > 1: out["judges"] = frame.set_axis([str(c) for c in frame.columns], axis=1)   # several judges
+            continue
         miss = frame.isna().any(axis=1)
         if miss.any():
             raise ValueError(f"{flag}: no prediction for {int(miss.sum())} of {ann.n_items} item(s), first {show_value(ann.items[int(np.flatnonzero(miss)[0])])}; "
                              "predict every item of INPUT (are the item ids the same in both?).")
-        if flag == "--model":
-            out[flag] = frame.iloc[:, 0].rename("model")
-            if frame.shape[1] > 1: out["judges"] = frame.set_axis([str(c) for c in frame.columns], axis=1)   # several judges
-        else: out[flag], note = _class_columns(frame, ann.classes, flag); notes.append(note)
+        out[flag], note = _class_columns(frame, ann.classes, flag); notes.append(note)
     return out
 
 # %% ../../nbs/report/88_read.ipynb #1a3d0d4e
