@@ -506,7 +506,7 @@ def test_several_judges_and_alt_test(tmp_path):
     path, wide = _tweeteval_file(tmp_path)
     res = humancert("report", str(path), "--model", "llm,author", "--alt-test", "0.2", "--n-bootstrap", "10", "--out", str(tmp_path / "rep"))
     assert res.returncode == 0, res.stderr
-    head = "Judges (ranked by verdict; alternative annotator test at epsilon = 0.2, q = 0.05)"
+    head = "Judges (ranked by verdict; alternative annotator test at epsilon = 0.2, q = 0.05, score accuracy)"   # issue 44 item 5: the score named
     assert res.stdout.splitlines()[2] == head                              # the verdict table opens the report
     sec = [l for l in res.stdout.split(head + "\n")[1].split("\n\n")[0].splitlines()[1:] if not l.startswith("  - ")]   # rows, not the foot
     assert [l.split()[0] for l in sec] == ["llm", "author"]

@@ -106,3 +106,93 @@ def test_judge_with_no_label_at_all_is_refused(tmp_path):
     pd.DataFrame({"item": ["x1", "x2"], "llm": [0, 1]}).to_csv(tmp_path / "pred.csv", index=False)
     code, _, err = cli("report", str(tmp_path / "h.csv"), "--model", str(tmp_path / "pred.csv"))
     assert code == 2 and "has no label for any of the 40 item(s) of INPUT" in err, err
+
+
+# ------------------------------------------------------------------------------------------------ item 1: eval tools' files
+
+def _files(tmp_path):
+    "The same labels as a wide CSV (humans + llm), nested JSON (humans + llm), humans.csv, nested JSON of llm alone, and JSON lines."
+    df = _wide()
+    df.to_csv(tmp_path / "w.csv", index=False)
+    nested = {a: {i: int(v) for i, v in zip(df["item"], df[a])} for a in "abc"}
+    nested["llm"] = {i: int(v) for i, v in zip(df["item"], df["llm"]) if v is not None}
+    (tmp_path / "nested.json").write_text(json.dumps(nested))
+    (tmp_path / "llm.json").write_text(json.dumps({"llm": nested["llm"]}))
+    df[["item", "a", "b", "c"]].to_csv(tmp_path / "humans.csv", index=False)
+    rows = []
+    for i, v, a in zip(df["item"], df["llm"], df["a"]):
+        if v is not None: rows.append({"item": i, "label": int(v), "model": "gpt", "latency_ms": 300})
+        rows.append({"item": i, "label": int(a), "model": "claude", "latency_ms": 200})
+    (tmp_path / "runs.jsonl").write_text("\n".join(json.dumps(r) for r in rows))
+    (tmp_path / "gpt.jsonl").write_text("\n".join(json.dumps(r) for r in rows if r["model"] == "gpt"))
+    return df
+
+
+def _line(out, start):
+    return next(l for l in out.splitlines() if l.startswith(start))
+
+
+def test_nested_json_as_input_and_as_model(tmp_path):
+    "Before: INPUT .json refused ('neither CSV ... nor Parquet'), a nested --model file read as a table. By hand: 4 annotators, llm on 35 items."
+    _files(tmp_path)
+    opts = ("--model", "llm", "--alt-test", "0.1", "--min-items", "10", "--n-bootstrap", "0")
+    code, wide, err = cli("report", str(tmp_path / "w.csv"), *opts)
+    assert code == 0, err
+    code, nested, err = cli("report", str(tmp_path / "nested.json"), *opts)
+    assert code == 0, err
+    assert "nested JSON: 4 annotator(s); judges: ['llm']" in nested and "'llm' gave no label on 5 of 40 items" in nested
+    code, model_file, err = cli("report", str(tmp_path / "humans.csv"), "--model", str(tmp_path / "llm.json"), *opts[2:])
+    assert code == 0, err
+    for start in ("Answer:", "  agreement-only certificate", "  alternative annotator test", "  llm  "):
+        assert _line(nested, start) == _line(wide, start) == _line(model_file, start), start
+    code, _, err = cli("report", str(tmp_path / "nested.json"), "--model", "gpt")
+    assert code == 2 and "--model: ['gpt'] are not annotators of the file" in err, err
+
+
+def test_jsonl_model_with_extra_fields(tmp_path):
+    "Before: fields label, model and latency_ms were read as three judges. By hand: gpt labelled 35 items, claude 40."
+    _files(tmp_path)
+    opts = ("--alt-test", "0.1", "--min-items", "10", "--n-bootstrap", "0")
+    code, out, err = cli("report", str(tmp_path / "humans.csv"), "--model", str(tmp_path / "gpt.jsonl"), *opts)
+    assert code == 0, err
+    assert "Answer: is judge 'label' better" in out and "fields left out: ['latency_ms', 'model']" in out
+    assert not any(l.startswith(("  latency_ms ", "  model ")) for l in out.splitlines())
+    code, out, err = cli("report", str(tmp_path / "humans.csv"), "--model", str(tmp_path / "runs.jsonl"), "--judge-field", "model", *opts)
+    assert code == 0, err
+    assert "judge(s) 'claude', 'gpt'" in out and "'gpt' has no label on 5 of 40 item(s)" in out and "'claude' has no label" not in out
+    code, _, err = cli("report", str(tmp_path / "humans.csv"), "--model", str(tmp_path / "runs.jsonl"))
+    assert code == 2 and "--judge-field FIELD" in err, err
+    code, _, err = cli("report", str(tmp_path / "w.csv"), "--model", "llm", "--judge-field", "model")
+    assert code == 2 and err.startswith("humancert: error: --judge-field applies to a --model file"), err
+
+
+def _inspect_log(path, grades):
+    "An inspect EvalLog (.json) of one epoch: sample i scored by scorer 'match' with grades[i] (C or I)."
+    samples = [{"id": i, "epoch": 1, "input": "q", "target": "t", "scores": {"match": {"value": g, "answer": "x"}}}
+               for i, g in grades.items()]
+    path.write_text(json.dumps({"version": 2, "status": "success", "eval": {"task": "qa", "model": "m"}, "samples": samples}))
+
+
+def test_inspect_log_as_model_and_as_input(tmp_path):
+    "An inspect log as --model: its scorer is the judge, C/I read as correct/incorrect. By hand: 40 samples, 'match' on each."
+    rng = np.random.default_rng(3)
+    truth = rng.integers(0, 2, 40)
+    words = np.array(["incorrect", "correct"])
+    humans = pd.DataFrame({a: words[np.where(rng.random(40) < 0.85, truth, 1 - truth)] for a in "abc"}, index=pd.Index(range(40), name="item"))
+    humans.to_csv(tmp_path / "h.csv")
+    _inspect_log(tmp_path / "log.json", {i: "CI"[int(t == 0)] for i, t in enumerate(truth)})
+    code, out, err = cli("report", str(tmp_path / "h.csv"), "--model", str(tmp_path / "log.json"), "--n-bootstrap", "0")
+    assert code == 0, err
+    assert "Answer: is judge 'match' better" in out and "inspect file" in out and "has no label on" not in out
+    code, _, err = cli("report", str(tmp_path / "log.json"))
+    assert code == 2 and "holds no human label" in err and "this file as --model" in err, err
+
+
+def test_table_jsonl_model_still_a_table(tmp_path):
+    "A two-field JSON lines --model file (item, pred) stays a table: the judge is named after the file, as before."
+    _files(tmp_path)
+    df = _wide(skipped=0)
+    df[["item", "a", "b", "c"]].to_csv(tmp_path / "h.csv", index=False)
+    (tmp_path / "pred.jsonl").write_text("\n".join(json.dumps({"item": i, "pred": int(v)}) for i, v in zip(df["item"], df["llm"])))
+    code, out, err = cli("report", str(tmp_path / "h.csv"), "--model", str(tmp_path / "pred.jsonl"), "--n-bootstrap", "0")
+    assert code == 0 and "Answer: is judge 'pred' better" in out, err

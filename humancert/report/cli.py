@@ -151,22 +151,23 @@ def _finish(rep, out, force, quiet):
         text += "\n\nWrote " + ", ".join(str(p) for p in written)
     return "" if quiet else text
 
-def _judge_label(model):
-    "The judge's name from --model: a file's stem, else the one column named (quoted or not) or model version as given."
+def _judge_label(model, name=None):
+    "The judge's name: the one an eval tool's file gives (`name`), else from --model: a file's stem, else the one column named (quoted or not) or model version as given."
+    if name is not None: return name
     p = Path(str(model))
     if p.is_file(): return p.stem
     names = _names(model)
     return names[0] if len(names) == 1 else str(model)        # several names with one judge: a column whose name holds a comma
 
-def _as_judge(hard, judges, model):
-    "The model's labels named after --model, so that a one-judge board (--alt-test) keeps the judge's name."
-    one = isinstance(hard, pd.Series) and judges is None and model is not None      # several judges come as `judges`
-    return hard.rename(_judge_label(model)) if one else hard
+def _as_judge(hard, judges, model, name=None):
+    "The model's labels named after --model (or as an eval tool's file names them), so that a one-judge board (--alt-test) keeps the judge's name."
+    one = isinstance(hard, pd.Series) and judges is None and (model is not None or name is not None)      # several judges come as `judges`
+    return hard.rename(_judge_label(model, name)) if one else hard
 
-def _named(rep, model):
-    "The report with its judge named after --model (one column, file or model version) when no judges' board named it."
-    if rep.judge_name is not None or rep.judges is not None or model is None: return rep
-    return replace(rep, judge_name=_judge_label(model))
+def _named(rep, model, name=None):
+    "The report with its judge named after --model (one column, file or model version) or by its eval file when no judges' board named it."
+    if rep.judge_name is not None or rep.judges is not None or (model is None and name is None): return rep
+    return replace(rep, judge_name=_judge_label(model, name))
 
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
@@ -203,6 +204,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, ai_judge, code, agent; any case)
            human_kinds:str=None, # with --rater-kind: kinds counted as humans besides human, comma-separated, e.g. expert (any case); a kind in neither list is refused
            annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's, --soft-model's and --gold's; a column of over 200 distinct numbers is then refused)
+           judge_field:str=None, # --model given a JSON lines file of judge outputs (item, label, model, latency_ms, ...): the field whose values name the judges (default: one judge, named after the label field, --label)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
@@ -210,10 +212,9 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-                            out_of_core, memory_limit, quiet, annotators, gold))
-    ann, hard, soft = _with_level(case.ann, level, labels is not None), _as_judge(case.hard, case.judges, model), case.soft
-    _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip)
-    _check_level_options(confidence, delta)
+                            out_of_core, memory_limit, quiet, annotators, gold, judge_field))
+    ann, hard, soft = _with_level(case.ann, level, labels is not None), _as_judge(case.hard, case.judges, model, name := getattr(case, "model_name", None)), case.soft
+    _check_model_options(hard, soft, confidence, delta, n_bootstrap, max_k, clip); _check_level_options(confidence, delta)
     _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
     _check_scale_options(ann, scorer, combiner)
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
@@ -227,7 +228,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
-    return _finish(_named(rep, model), out, force, quiet)
+    return _finish(_named(rep, model, name), out, force, quiet)
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)

@@ -534,7 +534,16 @@ def _judge_scale(ann, judges):
     return ("neg_mae", "mean") if numbers else (None, None)
 
 # %% ../../nbs/report/86_report.ipynb #1abae81f
-from ..judges.board import _take
+def _items_at(ann, keep):
+    "The annotations of the items at positions `keep` (increasing), each with all its labels and annotators."
+    counts, items = np.asarray(ann.counts)[keep], ann.items[keep]
+    if not ann.has_annotators: return Annotations(items=items, classes=ann.classes, counts=counts, level=ann.level)
+    item, annot, label = ann.codes()
+    mask = np.zeros(ann.n_items, dtype=bool)
+    mask[keep] = True
+    rows = mask[item]
+    return Annotations(items=items, classes=ann.classes, counts=counts, annotators=ann.annotators, level=ann.level,
+                       item=(np.cumsum(mask) - 1)[item[rows]], annotator=annot[rows], label=label[rows])
 
 def _covered(ann, model, name="model"):
     "(annotations, labels, items left without a label) on the items `model` labelled: all as given when it labelled every item; no label at all is refused."
@@ -543,7 +552,7 @@ def _covered(ann, model, name="model"):
     if not miss.any(): return ann, model, 0
     if miss.all(): raise ValueError(f"`{name}` gives no label on any of the {ann.n_items} items; are its item ids the annotations' ids?")
     keep = np.flatnonzero(~miss)
-    sub = _take(ann, keep, ann.items[keep])
+    sub = _items_at(ann, keep)
     return sub, pd.Series(vals[keep], index=sub.items, name=getattr(model, "name", None)), int(miss.sum())
 
 def _missing_note(model, n_missing, n_items):
@@ -663,8 +672,9 @@ def _gold_details(board, details, gold):
 
 def _gold_covered(ann, model, gold, delta):
     "The gold certificate of `model` on the items it labelled (and their gold labels): a uniform gold subset of all items is one of those items too."
-    sub, lab, _ = _covered(ann, model)
-    return certify_with_gold(sub, lab, gold[gold.index.isin(sub.items)], delta=delta)
+    sub, lab, n_missing = _covered(ann, model)
+    if n_missing: gold = gold[gold.index.isin(sub.items) | ~gold.index.isin(ann.items)]    # ids that are no item stay, to be refused
+    return certify_with_gold(sub, lab, gold, delta=delta)
 
 def add_gold(report:Report, # a report from make_report
              ann:Annotations, # the human labels it was made from
