@@ -169,6 +169,15 @@ def _named(rep, model, name=None):
     if rep.judge_name is not None or rep.judges is not None or (model is None and name is None): return rep
     return replace(rep, judge_name=_judge_label(model, name))
 
+def _table_report(input, case, hard, soft, labels, common, memory_limit, delta):
+    "report_from_table for --out-of-core; a model that left items without a label is refused there, naming the in-memory path that takes it."
+    try: return report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels), *common,
+                                  memory_limit=memory_limit or "2GB", delta=delta)
+    except ValueError as e:
+        if "predict every item" not in str(e): raise
+        raise ValueError(f"{e} Or drop --out-of-core: read in memory, a judge may skip items (the report's model sections then cover "
+                         "the items it labelled).") from None
+
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
@@ -222,9 +231,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
-    if out_of_core:
-        rep = report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels),
-                                *common, memory_limit=memory_limit or "2GB", delta=delta)
+    if out_of_core: rep = _table_report(input, case, hard, soft, labels, common, memory_limit, delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
