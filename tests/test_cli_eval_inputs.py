@@ -207,3 +207,12 @@ def test_out_of_core_refuses_naming_the_in_memory_path(tmp_path):
     assert code == 2 and "is missing on 5 item(s)" in err and "Or drop --out-of-core" in err, err
     code, out, err = cli("report", str(tmp_path / "long.csv"), "--format", "long", "--model", "model", "--n-bootstrap", "0")
     assert code == 0 and "'model' gave no label on 5 of 40 items" in out, err
+
+
+def test_unknown_json_names_the_command_options(tmp_path):
+    "A .json INPUT in no layout read_eval knows: one line in the command's words (--item, --label, --format label-studio), no Python names."
+    (tmp_path / "ls.json").write_text(json.dumps([{"id": 1, "annotations": [], "data": {"text": "x"}}]))
+    code, _, err = cli("report", str(tmp_path / "ls.json"))
+    first = err.splitlines()[0]
+    assert code == 2 and "name the fields with --item and --label" in first and first.endswith("pass --format label-studio."), err
+    assert "read_panel" not in first and "item_field" not in first and "`source`" not in first, first

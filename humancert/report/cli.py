@@ -179,7 +179,7 @@ def _table_report(input, case, hard, soft, labels, common, memory_limit, delta):
                          "the items it labelled).") from None
 
 # %% ../../nbs/report/90_cli.ipynb #287284f6
-def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
+def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them, or an eval tool's file (.json such as nested {annotator: {item: label}}, .eval) (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank or guessthekarma
            format:str="wide", # layout of INPUT: wide (items x annotators), long (one row per label; crowd-kit's task/worker/label names are recognised), counts (items x classes) or label-studio (a JSON export)
            item:str=None, # column of item ids; wide/counts default: a first column that is unnamed or named 'item', else row numbers; long default 'item'

@@ -353,7 +353,9 @@ def _eval_layout(path, item="item", label="label", as_model=False):
 
 # %% ../../nbs/report/88_read.ipynb #b9b08658
 _EVAL_WORDS = (("`source`", "{flag}"), ("`item_field`", "--item"), ("`label_field`", "--label"), ("`judge_field`", "--judge-field"),
-               ("judge_field=", "--judge-field "), ("`judges`", "--model"))
+               ("judge_field=", "--judge-field "), ("`judges`", "--model"), ("item_field= and label_field=", "--item and --label"),
+               ("use read_panel; for other tables Annotations.from_table", "use --format long --rater-kind COLUMN; for other tables a CSV, "
+                "JSON lines or Parquet file"))
 
 def _read_eval(path, flag, item, label, judge_field, judges=None, labels=None):
     "read_eval on an eval tool's file for INPUT or --model, its messages in the command's words; the item field --item's when the rows have it, else 'item'."
@@ -364,6 +366,7 @@ def _read_eval(path, flag, item, label, judge_field, judges=None, labels=None):
     except (ValueError, TypeError) as e:
         msg = str(e)
         for a, b in _EVAL_WORDS: msg = msg.replace(a, b.format(flag=flag))
+        if flag == "INPUT" and "not a layout read_eval knows" in msg: msg += " A Label Studio export: pass --format label-studio."
         raise type(e)(msg) from None
 
 def _eval_model_file(spec, flag, item, label, judge_field):
@@ -516,7 +519,7 @@ def _eval_input(path, format, item, label, classes, model, soft_model, judge_fie
 
 
 # %% ../../nbs/report/88_read.ipynb #1a3d0d4e
-def read_labels(path:str, # CSV or Parquet file of labels
+def read_labels(path:str, # CSV, JSON lines or Parquet file of labels, or an eval tool's file (.json, .eval: read_eval)
                 format:str="wide", # wide (items x annotators), long (one row per label) or counts (items x classes)
                 item:str|None=None, # column of item ids; wide/counts default: a first column that is unnamed or named 'item', else row numbers; long default 'item'
                 annotator:str="annotator", # long format: column of annotator ids
