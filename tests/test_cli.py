@@ -247,7 +247,7 @@ def test_bad_input_exit_2(args, msg, tmp_path):
 @pytest.mark.parametrize("name,content,args,msg", [
     ("e.csv", "", [], "is empty"),
     ("h.csv", "item,a,b\n", [], "has a header but no rows"),
-    ("x.json", "{}", [], "neither CSV"),
+    ("x.json", "{}", [], "is not a layout read_eval knows"),   # issue 44 item 1: a .json INPUT is an eval tool's file (read_eval)
     ("bin.parquet", "not parquet at all", [], "could not be read as PARQUET"),
     ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--format", "tall"], "--format: unknown format 'tall'"),
     ("l.csv", "item,annotator,answer\n1,a,x\n", ["--format", "long"], "column 'label' is not in the table"),
