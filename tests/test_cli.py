@@ -247,7 +247,7 @@ def test_bad_input_exit_2(args, msg, tmp_path):
 @pytest.mark.parametrize("name,content,args,msg", [
     ("e.csv", "", [], "is empty"),
     ("h.csv", "item,a,b\n", [], "has a header but no rows"),
-    ("x.json", "{}", [], "neither CSV"),
+    ("x.json", "{}", [], "is not a layout read_eval knows"),   # issue 44 item 1: a .json INPUT is an eval tool's file (read_eval)
     ("bin.parquet", "not parquet at all", [], "could not be read as PARQUET"),
     ("w.csv", "item,a,b\n1,x,y\n2,x,x\n", ["--format", "tall"], "--format: unknown format 'tall'"),
     ("l.csv", "item,annotator,answer\n1,a,x\n", ["--format", "long"], "column 'label' is not in the table"),
@@ -506,7 +506,7 @@ def test_several_judges_and_alt_test(tmp_path):
     path, wide = _tweeteval_file(tmp_path)
     res = humancert("report", str(path), "--model", "llm,author", "--alt-test", "0.2", "--n-bootstrap", "10", "--out", str(tmp_path / "rep"))
     assert res.returncode == 0, res.stderr
-    head = "Judges (ranked by verdict; alternative annotator test at epsilon = 0.2, q = 0.05)"
+    head = "Judges (ranked by verdict; alternative annotator test at epsilon = 0.2, q = 0.05, score accuracy)"   # issue 44 item 5: the score named
     assert res.stdout.splitlines()[2] == head                              # the verdict table opens the report
     sec = [l for l in res.stdout.split(head + "\n")[1].split("\n\n")[0].splitlines()[1:] if not l.startswith("  - ")]   # rows, not the foot
     assert [l.split()[0] for l in sec] == ["llm", "author"]

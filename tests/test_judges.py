@@ -265,7 +265,7 @@ def test_one_scale_for_every_number(level):
     board = compare_judges(ann, J, n_bootstrap=0)
     p = board.parameters
     assert (p["level"], p["score"], p["combiner"], p["scorer"]) == (level, "neg_mae", "mean", "neg_mae")
-    assert f"level={level}, alt-test neg_mae, SEQ mean + neg_mae" in repr(board).splitlines()[0]
+    assert f"score=neg_mae, level={level}, SEQ mean + neg_mae" in repr(board).splitlines()[0]   # issue 44 item 5: score named beside epsilon
     assert any("cannot honour the level" in n for n in board.notes)
     H = wide.to_numpy(float)
     def w(x, y):                                                        # the level's weight, from its definition

@@ -425,6 +425,15 @@ def _annotator_table(ann, t, g, tested, used, p, rejected):
     table = table[n > 0]
     return table, rho_f
 
+# %% ../../nbs/judges/50_alt_test.ipynb #a55af08c
+def _default_score(ann, judge):
+    "The score when none is given, by compare_judges' and the CLI's rule: 'neg_mae' for numeric ratings (a level other than nominal, classes and judge labels all numbers), else 'accuracy'."
+    if not isinstance(ann, Annotations) or ann.level == "nominal" or not all(_is_number(c) for c in ann.classes): return "accuracy"
+    try: vals = (judge.to_numpy(dtype=object) if isinstance(judge, (pd.Series, pd.DataFrame)) else np.asarray(judge, dtype=object)).ravel()
+    except (TypeError, ValueError): return "accuracy"                     # a judge _check_alt_args refuses
+    return "neg_mae" if all(_is_number(v) for v in vals if not (isinstance(v, float) and v != v) and v is not None) else "accuracy"
+
+
 # %% ../../nbs/judges/50_alt_test.ipynb #a839a2a2
 _PASS_RATE = 0.5                                                         # the verdict: passed when at least half of the tested annotators are beaten
 
@@ -460,7 +469,7 @@ def _alt_run(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_a
 def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or from_long)
              judge, # the judge's labels, one per item (Series, list, array), or a DataFrame with one column per judge; missing allowed
              epsilon:float, # the advantage the humans may keep: H0 mean(W_h - W_f) >= epsilon, in [0, 1)
-             score:str|Callable="accuracy", # 'accuracy', 'neg_rmse', 'neg_mae' (numeric labels) or score(label, others) -> float
+             score:str|Callable|None=None, # 'accuracy', 'neg_rmse', 'neg_mae' (numeric labels) or score(label, others) -> float; None: neg_mae for numeric ratings at a non-nominal level, else accuracy
              q:float=0.05, # Benjamini-Yekutieli false discovery rate level
              min_labels_per_item:int=2, # keep items with at least this many human labels (and a judge label)
              min_items_per_annotator:int=30, # test an annotator with at least this many kept items
@@ -469,6 +478,7 @@ def alt_test(ann:Annotations, # human labels with annotator ids (from_wide or fr
              clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): t-tests with clusters as the units (test 't')
             ) -> AltTest|AltTests:
     "The alternative annotator test: can the judge replace one of the annotators? An `AltTest` for one judge, `AltTests` for a DataFrame."
+    score = _default_score(ann, judge) if score is None else score            # the result's `score` names the one used
     _check_alt_args(ann, judge, epsilon, score, q, min_labels_per_item, min_items_per_annotator, test, family)
     if clusters is not None and test != "t":
         raise ValueError(f"`test`={test!r}: with `clusters` the annotators are tested by the cluster-robust t-test; use test='t'.")

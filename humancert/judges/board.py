@@ -218,12 +218,11 @@ def _board_line(rank, name, r, with_alt):
 @patch
 def __repr__(self:JudgeBoard):
     p = self.parameters
-    alt = "" if self.alt is None else f"epsilon={_f(p['epsilon'], 3)}, q={_f(p['q'], 3)}, "
+    alt = "" if self.alt is None else f"epsilon={_f(p['epsilon'], 3)}, q={_f(p['q'], 3)}, score={p.get('score', 'accuracy')}, "   # every verdict names its score
     boot = f"{p['n_bootstrap']} bootstraps" if p["n_bootstrap"] else "no bootstrap"
     if p.get("n_clusters") and p["n_bootstrap"]: boot += f" of {p['n_clusters']} clusters"
-    scale = (p.get("level", "nominal"), p.get("score", "accuracy"), p.get("combiner", "plurality"), p.get("scorer", "agreement"))
-    if scale != ("nominal", "accuracy", "plurality", "agreement"):
-        alt += f"level={scale[0]}, " + (f"alt-test {scale[1]}, " if self.alt is not None else "") + f"SEQ {scale[2]} + {scale[3]}, "
+    scale = (p.get("level", "nominal"), p.get("combiner", "plurality"), p.get("scorer", "agreement"))
+    if scale != ("nominal", "plurality", "agreement"): alt += f"level={scale[0]}, SEQ {scale[1]} + {scale[2]}, "
     lines = [f"JudgeBoard({len(self.table)} judge(s) ranked by {self.ranked_by}; {alt}delta={_f(p['delta'], 3)}, {boot}, seed={p['seed']})"]
     lines += [_board_line(rank, name, r, self.alt is not None) for rank, (name, r) in enumerate(self.table.iterrows(), 1)]
     return "\n".join(lines + [")"])

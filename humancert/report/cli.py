@@ -153,27 +153,37 @@ def _finish(rep, out, force, quiet):
         text += "\n\n" + "\n".join(_wrap("Wrote " + ", ".join(str(p) for p in written), _text_width(), "", "  "))
     return "" if quiet else text
 
-def _judge_label(model):
-    "The judge's name from --model: a file's stem, else the one column named (quoted or not) or model version as given."
+def _judge_label(model, name=None):
+    "The judge's name: the one an eval tool's file gives (`name`), else from --model: a file's stem, else the one column named (quoted or not) or model version as given."
+    if name is not None: return name
     p = Path(str(model))
     if p.is_file(): return p.stem
     names = _names(model)
     return names[0] if len(names) == 1 else str(model)        # several names with one judge: a column whose name holds a comma
 
-def _as_judge(hard, judges, model):
-    "The model's labels named after --model, so that a one-judge board (--alt-test) keeps the judge's name."
-    one = isinstance(hard, pd.Series) and judges is None and model is not None      # several judges come as `judges`
-    return hard.rename(_judge_label(model)) if one else hard
+def _as_judge(hard, judges, model, name=None):
+    "The model's labels named after --model (or as an eval tool's file names them), so that a one-judge board (--alt-test) keeps the judge's name."
+    one = isinstance(hard, pd.Series) and judges is None and (model is not None or name is not None)      # several judges come as `judges`
+    return hard.rename(_judge_label(model, name)) if one else hard
 
-def _named(rep, model):
-    "The report with its judge named after --model (one column, file or model version) when no judges' board named it."
-    if rep.judge_name is not None or rep.judges is not None or model is None: return rep
-    return replace(rep, judge_name=_judge_label(model))
+def _named(rep, model, name=None):
+    "The report with its judge named after --model (one column, file or model version) or by its eval file when no judges' board named it."
+    if rep.judge_name is not None or rep.judges is not None or (model is None and name is None): return rep
+    return replace(rep, judge_name=_judge_label(model, name))
+
+def _table_report(input, case, hard, soft, labels, common, memory_limit, delta):
+    "report_from_table for --out-of-core; a model that left items without a label is refused there, naming the in-memory path that takes it."
+    try: return report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels), *common,
+                                  memory_limit=memory_limit or "2GB", delta=delta)
+    except ValueError as e:
+        if "predict every item" not in str(e): raise
+        raise ValueError(f"{e} Or drop --out-of-core: read in memory, a judge may skip items (the report's model sections then cover "
+                         "the items it labelled).") from None
 
 # %% ../../nbs/report/90_cli.ipynb #4978ae5d
-def _focus(case, focus, model):
-    "The model's labels: --focus's judge among several (default the first), or the one judge named after --model; --focus that names no judge is refused."
-    if focus is None or case.judges is None and str(focus) == _judge_label(model): return _as_judge(case.hard, case.judges, model)
+def _focus(case, focus, model, name=None):
+    "The model's labels: --focus's judge among several (default the first), or the one judge named after --model (or by its eval tool's file); --focus that names no judge is refused."
+    if focus is None or case.judges is None and str(focus) == _judge_label(model, name): return _as_judge(case.hard, case.judges, model, name)
     if case.judges is None: raise ValueError(f"--focus picks one of several judges (--model a,b or --rater-kind), but here there is one judge: drop --focus.")
     names = list(map(str, case.judges.columns))
     if str(focus) not in names: raise ValueError(f"--focus: {focus!r} is not one of the judges ({', '.join(names)}); name one of them.")
@@ -188,7 +198,7 @@ def _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstr
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
 
 # %% ../../nbs/report/90_cli.ipynb #287284f6
-def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them (or use --dataset)
+def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them, or an eval tool's file (.json such as nested {annotator: {item: label}}, .eval) (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank, guessthekarma, imagenet_real, imagenet_real_golden, davidson, tweeteval, cebab or dices
            format:str="wide", # layout of INPUT: wide (items x annotators), long (one row per label; crowd-kit's task/worker/label names are recognised), counts (items x classes) or label-studio (a JSON export)
            item:str=None, # column of item ids; wide/counts default: a first column that is unnamed or named 'item', else row numbers; long default 'item'
@@ -223,6 +233,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            human_kinds:str=None, # with --rater-kind: kinds counted as humans besides human, comma-separated, e.g. expert (any case); a kind in neither list is refused
            focus:str=None, # with several judges (--model a,b or --rater-kind): the judge the single-judge sections describe (default: the first)
            annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's, --soft-model's and --gold's; a column of over 200 distinct numbers is then refused)
+           judge_field:str=None, # --model given a JSON lines file of judge outputs (item, label, model, latency_ms, ...): the field whose values name the judges (default: one judge, named after the label field, --label)
            pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
            fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
           ) -> str:
@@ -232,21 +243,19 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-                            out_of_core, memory_limit, quiet, annotators, gold))
-    ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model), case.soft
+                            out_of_core, memory_limit, quiet, annotators, gold, judge_field))
+    ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model, name := getattr(case, "model_name", None)), case.soft
     _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
     gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)
     ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
-    if out_of_core:
-        rep = report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels),
-                                *common, memory_limit=memory_limit or "2GB", delta=delta)
+    if out_of_core: rep = _table_report(input, case, hard, soft, labels, common, memory_limit, delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
     if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
-    return report_gate(_finish(rep := with_pass_label(_named(rep, model), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)
+    return report_gate(_finish(rep := with_pass_label(_named(rep, model, name), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)

@@ -88,6 +88,14 @@ def _replay_looks(seq, gold, where):
     return note + f"\nLook {len(ends)} of this gold file (looks at {', '.join(map(str, ends))} gold items; recorded beside the gold labels in {path.name})."
 
 # %% ../../nbs/report/92_gold_status.ipynb #e0c4c22d
+def _refuse_gaps(model, n_items):
+    "Refuse a model that left items without a label (the sequential certificate draws from every item), naming the two ways on."
+    k = int(model.isna().sum())
+    if k: raise ValueError(f"--model: the model has no label on {k} of {n_items} item(s); the sequential gold certificate draws gold items "
+                           "from every item, so it needs a label on each: drop those items from INPUT (the certificate then covers the "
+                           "items it labelled), or run `humancert report INPUT --model ... --gold FILE`, whose gold certificate uses the "
+                           "items the model labelled.")
+
 def _check_status_args(model, gold, reps, order=None, replacement=False, next_items=10, lead=None):
     "Refuse a call without the model, or without the gold labels unless --order starts a design, naming the option."
     if model is None: raise ValueError("--model is needed: the model's labels, a column of INPUT or a file (item id, label).")
@@ -167,6 +175,7 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
     if input is None: raise ValueError("INPUT is needed: the labels file.")
     lf = read_labels(input, format, item, annotator, label, missing, labels, None, model, None, annotators=annotators,
                      keep=() if gold is None else (str(gold),))
+    _refuse_gaps(lf.model, lf.annotations.n_items)
     if gold is None:                                             # --order alone: start the design
         given = dict(format=None if format == "wide" else format, item=item, annotator=None if annotator == "annotator" else annotator,
                      label=None if label == "label" else label, missing=missing, labels=labels, annotators=annotators,

@@ -302,6 +302,7 @@ class LabelsFile:
     soft_model: pd.DataFrame | None # the model's class probabilities per item (None if not given)
     notes: tuple = ()               # how the predictions were read
     judges: pd.DataFrame | None = None   # several --model columns: one column per judge (the first is also `model`)
+    model_name: str | None = None   # the first judge's name when an eval tool's file gives it; None: the judge is named after --model
 
 # %% ../../nbs/report/88_read.ipynb #9aea5079
 def _item_index(df, format, item, annotator):
@@ -330,8 +331,64 @@ def _model_columns(df, cols, flag, spec, format, item, annotator, label):
                          "prediction per item, repeated on each of its rows.")
     return g.first()
 
+# %% ../../nbs/report/88_read.ipynb #2aabc0f4
+import gzip, json
+
+def _first_row(path):
+    "The first line of a JSON lines file as an object, or None when it is not one (the table reader then names the problem)."
+    try:
+        with (gzip.open if str(path).lower().endswith(".gz") else open)(path, "rt", encoding="utf-8") as fh: return json.loads(fh.readline(1 << 20))
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError): return None
+
+def _eval_layout(path, item="item", label="label", as_model=False):
+    "Whether read_eval reads `path`: .json/.eval (optionally .gz); JSON lines of OpenAI Evals or lm-eval-harness; as --model, JSON lines of judge rows with extra fields."
+    s = str(path).lower()
+    if _URI.match(s) or set("*?[") & set(s) or not Path(path).is_file(): return False
+    base = s[:-3] if s.endswith(".gz") else s
+    if base.endswith((".json", ".eval")): return True
+    if not base.endswith((".jsonl", ".ndjson")): return False
+    row = _first_row(path)
+    if not isinstance(row, dict): return False
+    if row.get("object") == "eval.run.output_item" or isinstance(row.get("results"), list): return True    # OpenAI Evals, as read_eval knows it
+    if "doc_id" in row and {"metrics", "filter", "filtered_resps"} & set(row): return True                # lm-eval-harness samples
+    return as_model and item in row and label in row and len(row) > 2                                    # judge rows with more fields
+
+
+# %% ../../nbs/report/88_read.ipynb #b9b08658
+_EVAL_WORDS = (("`source`", "{flag}"), ("`item_field`", "--item"), ("`label_field`", "--label"), ("`judge_field`", "--judge-field"),
+               ("judge_field=", "--judge-field "), ("`judges`", "--model"), ("item_field= and label_field=", "--item and --label"),
+               ("use read_panel; for other tables Annotations.from_table", "use --format long --rater-kind COLUMN; for other tables a CSV, "
+                "JSON lines or Parquet file"))
+
+def _read_eval(path, flag, item, label, judge_field, judges=None, labels=None):
+    "read_eval on an eval tool's file for INPUT or --model, its messages in the command's words; the item field --item's when the rows have it, else 'item'."
+    from humancert.data.eval_tools import read_eval
+    row = _first_row(path) if str(path).lower().endswith((".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")) else None
+    item_field = item if item is not None and (row is None or item in row) else "item"
+    try: return read_eval(path, judges=judges, item_field=item_field, label_field=label, judge_field=judge_field, labels=labels)
+    except (ValueError, TypeError) as e:
+        msg = str(e)
+        for a, b in _EVAL_WORDS: msg = msg.replace(a, b.format(flag=flag))
+        if flag == "INPUT" and "not a layout read_eval knows" in msg: msg += " A Label Studio export: pass --format label-studio."
+        raise type(e)(msg) from None
+
+def _eval_model_file(spec, flag, item, label, judge_field):
+    "A --model file an eval tool wrote: its judges' labels (one column per judge, rows by item) and a note of how it was read."
+    try: ef = _read_eval(spec, flag, item, label, judge_field, judges="all")
+    except ValueError as e:
+        if judge_field is None and "one label per judge and item" in str(e):
+            raise ValueError(f"{e} If the rows come from several judges, name the field that names them: --judge-field FIELD.") from None
+        raise
+    if ef.runs is not None:
+        raise ValueError(f"{flag}: {str(spec)!r} holds {ef.runs.nunique()} runs (epochs) of its items; the report takes one label per item "
+                         "and judge: give one run's file (e.g. an inspect log of one epoch).")
+    if ef.judges.shape[1] == 0: raise ValueError(f"{flag}: {str(spec)!r} holds no judge's label; its raters are all humans.")
+    left = "" if ef.annotations is None else f"; its {ef.annotations.n_annotators} human rater(s) left out"
+    return ef.judges, f"{flag.lstrip('-')}: {ef.tool} file {spec}, judge(s) {', '.join(map(repr, map(str, ef.judges.columns)))}{left} ({'; '.join(ef.notes)})"
+
+
 # %% ../../nbs/report/88_read.ipynb #0ae767ee
-def _take_predictions(df, format, item, annotator, label, model, soft_model):
+def _take_predictions(df, format, item, annotator, label, model, soft_model, judge_field=None):
     "(table without the model's columns, {flag: predictions}, notes): --model and --soft-model from columns of INPUT or from files."
     found, notes = {}, []
     for flag, spec in (("--model", model), ("--soft-model", soft_model)):
@@ -341,6 +398,9 @@ def _take_predictions(df, format, item, annotator, label, model, soft_model):
             found[flag] = _model_columns(df, cols, flag, spec, format, item, annotator, label)
             df = df.drop(columns=cols)
             notes.append(f"{flag.lstrip('-')}: column(s) {', '.join(map(str, cols))} of INPUT")
+        elif flag == "--model" and _eval_layout(spec, item or "item", label, as_model=True):    # an eval tool's file (read_eval)
+            found[flag], note = _eval_model_file(spec, flag, item, label, judge_field)
+            notes.append(note)
         elif Path(spec).is_file() or _URI.match(str(spec)):     # a file, or one at an address (hf://, s3://, https://)
             found[flag] = _prediction_file(spec, flag, item)
             notes.append(f"{flag.lstrip('-')}: file {spec}")
@@ -405,23 +465,64 @@ def _annotations_of(df, format, item, annotator, label, missing, classes, duplic
     return _wide_annotations(df, missing, classes)
 
 # %% ../../nbs/report/88_read.ipynb #d8986f5a
+def _judge_gaps(frame, ann, notes):
+    "Refuse a --model column with no label on any item of INPUT (ids written otherwise); note each judge that skipped some items, with the count."
+    for col in frame.columns:
+        miss = frame[col].isna()
+        if miss.all():
+            raise ValueError(f"--model: {str(col)!r} has no label for any of the {ann.n_items} item(s) of INPUT, first {show_value(ann.items[0])}; "
+                             "are the item ids the same in both?")
+        if miss.any(): notes.append(f"model: {str(col)!r} has no label on {int(miss.sum())} of {ann.n_items} item(s) (a judge may skip items)")
+
 def _aligned_predictions(found, ann, notes):
-    "{'--model', '--soft-model', 'judges'}: the predictions in the annotations' item order, every item predicted; probability columns named by class."
+    "{'--model', '--soft-model', 'judges'}: the predictions in the annotations' item order (a judge may skip items, a soft model may not); probability columns named by class."
     out = {}
     for flag, frame in found.items():
         frame = frame.reindex(pd.Index(ann.items))
+        if flag == "--model":
+            _judge_gaps(frame, ann, notes)
+            out[flag] = frame.iloc[:, 0].rename("model")
+            if frame.shape[1] > 1: out["judges"] = frame.set_axis([str(c) for c in frame.columns], axis=1)   # several judges
+            continue
         miss = frame.isna().any(axis=1)
         if miss.any():
             raise ValueError(f"{flag}: no prediction for {int(miss.sum())} of {ann.n_items} item(s), first {show_value(ann.items[int(np.flatnonzero(miss)[0])])}; "
                              "predict every item of INPUT (are the item ids the same in both?).")
-        if flag == "--model":
-            out[flag] = frame.iloc[:, 0].rename("model")
-            if frame.shape[1] > 1: out["judges"] = frame.set_axis([str(c) for c in frame.columns], axis=1)   # several judges
-        else: out[flag], note = _class_columns(frame, ann.classes, flag); notes.append(note)
+        out[flag], note = _class_columns(frame, ann.classes, flag); notes.append(note)
     return out
 
+# %% ../../nbs/report/88_read.ipynb #c02b397e
+def _eval_judges(ef, model, flag, item, label, judge_field):
+    "(judges' labels by row, notes): a --model file's judges (read_eval's or a table's), the judges --model names, or all of INPUT's."
+    if model is not None and Path(model).is_file():
+        if _eval_layout(model, item or "item", label, as_model=True): return _eval_model_file(model, flag, item, label, judge_field)
+        return _prediction_file(model, flag, item), f"model: file {model}"
+    if model is None: return ef.judges, None
+    names = _names(model)
+    bad = [n for n in names if n not in map(str, ef.judges.columns)]
+    if bad: raise ValueError(f"{flag}: {bad[0]!r} is no judge of INPUT; its judges are {list(map(str, ef.judges.columns))[:20]!r} (nested JSON: name "
+                             "the annotators that are judges).")
+    return ef.judges[[c for n in names for c in ef.judges.columns if str(c) == n]], None
+
+def _eval_input(path, format, item, label, classes, model, soft_model, judge_field):
+    "LabelsFile from an eval tool's file as INPUT: its humans the annotators; its judges, the annotators --model names (nested JSON) or a --model file, the judges."
+    if format != "wide": raise ValueError(f"--format: INPUT {str(path)!r} is an eval tool's file, read by its own layout; drop --format {format}.")
+    if soft_model is not None: raise ValueError("--soft-model: an eval tool's file gives labels, not probabilities; drop --soft-model.")
+    nested_judges = None if model is None or Path(model).is_file() else _names(model)
+    ef = _read_eval(path, "INPUT", item, label, judge_field, judges=nested_judges, labels=classes)
+    if ef.annotations is None:
+        raise ValueError(f"INPUT: the {ef.tool} file {str(path)!r} holds no human label, only judges {list(map(str, ef.judges.columns))[:8]!r}; "
+                         "give the humans' labels as INPUT and this file as --model.")
+    notes = [f"INPUT: {ef.tool} file read by read_eval: {'; '.join(ef.notes)}"]
+    judges, note = _eval_judges(ef, model, "--model", item, label, judge_field)
+    notes += [note] if note else []
+    if judges.shape[1] == 0: return LabelsFile(ef.annotations, None, None, tuple(notes))
+    out = _aligned_predictions({"--model": judges}, ef.annotations, notes)
+    return LabelsFile(ef.annotations, out["--model"], None, tuple(notes), out.get("judges"), str(judges.columns[0]))
+
+
 # %% ../../nbs/report/88_read.ipynb #1a3d0d4e
-def read_labels(path:str, # CSV or Parquet file of labels
+def read_labels(path:str, # CSV, JSON lines or Parquet file of labels, or an eval tool's file (.json, .eval: read_eval)
                 format:str="wide", # wide (items x annotators), long (one row per label) or counts (items x classes)
                 item:str|None=None, # column of item ids; wide/counts default: a first column that is unnamed or named 'item', else row numbers; long default 'item'
                 annotator:str="annotator", # long format: column of annotator ids
@@ -434,6 +535,7 @@ def read_labels(path:str, # CSV or Parquet file of labels
                 duplicates:str="error", # long and label-studio formats: one annotator labelling one item twice: error, first or last
                 annotators:str|None=None, # wide format: the annotators' columns, comma-separated (default: every other column)
                 keep:tuple=(), # wide format with `annotators`: columns kept beside them (a gold column, taken out by the caller)
+                judge_field:str|None=None, # an eval tool's JSON lines of judge outputs: the field whose values name the judges
                ) -> LabelsFile:
     "Annotations and the model's predictions from a labels file in one of the three layouts."
     if annotators is not None and format != "wide":
@@ -442,16 +544,21 @@ def read_labels(path:str, # CSV or Parquet file of labels
     classes = _classes_option(labels)
     if format == "label-studio": return _label_studio_file(path, from_name, classes, model, soft_model, duplicates)
     if from_name is not None: raise ValueError("--from-name applies to --format label-studio.")
+    named = model is not None and _eval_layout(model, item or "item", label, as_model=True)       # an eval tool's file names its judges
+    if judge_field is not None and not named:
+        raise ValueError("--judge-field applies to a --model file of judge outputs in JSON lines (an item, a label and more fields); drop it.")
+    if _eval_layout(path, item or "item", label): return _eval_input(path, format, item, label, classes, model, soft_model, judge_field)
     df = _read_table(path)
     if len(df) == 0: raise ValueError(f"INPUT: {str(path)!r} has a header but no rows; it needs one row per item or label.")
     df, item, annotator, notes = _item_index(df, format, item, annotator)
-    df, found, more = _take_predictions(df, format, item, annotator, label, model, soft_model)
+    df, found, more = _take_predictions(df, format, item, annotator, label, model, soft_model, judge_field)
     notes += more
     if format == "wide": df = _pick_annotators(df, annotators, keep) if annotators is not None else _refuse_number_columns(df) or df
     if format == "long" and classes is None: _refuse_number_labels(df, label)
     ann = _annotations_of(df, format, item, annotator, label, missing, classes, duplicates)
     out = _aligned_predictions(found, ann, notes)
-    return LabelsFile(ann, out.get("--model"), out.get("--soft-model"), tuple(notes), out.get("judges"))
+    return LabelsFile(ann, out.get("--model"), out.get("--soft-model"), tuple(notes), out.get("judges"),
+                      str(found["--model"].columns[0]) if named else None)
 
 # %% ../../nbs/report/88_read.ipynb #3fefc806
 def read_annotations(path:str, # CSV or Parquet file of labels
@@ -598,9 +705,9 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
 
 # %% ../../nbs/report/88_read.ipynb #6c7faebe
 def _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-               out_of_core, memory_limit, quiet, annotators=None, gold=None):
+               out_of_core, memory_limit, quiet, annotators=None, gold=None, judge_field=None):
     "What the report is about: annotations (None out of core), the model's labels and probabilities, notes, title, judges, columns."
-    case = SimpleNamespace(title=f"file {input}", judges=None, item=item, annotator=annotator, label=label)
+    case = SimpleNamespace(title=f"file {input}", judges=None, item=item, annotator=annotator, label=label, model_name=None)
     if dataset is not None:
         case.ann, case.hard, case.soft, case.notes = dataset_case(dataset, model, soft_model)
         case.title = f"dataset {dataset}"
@@ -610,8 +717,9 @@ def _read_case(input, dataset, format, item, annotator, label, missing, labels, 
             input, format, item, annotator, label, labels, model, soft_model, memory_limit or "2GB", not quiet)
     else:
         lf = read_labels(input, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates=duplicates or "error",
-                         annotators=annotators, keep=() if gold is None else (str(gold),))
+                         annotators=annotators, keep=() if gold is None else (str(gold),), judge_field=judge_field)
         case.ann, case.hard, case.soft, case.notes, case.judges = lf.annotations, lf.model, lf.soft_model, list(lf.notes), lf.judges
+        case.model_name = lf.model_name
     return case
 
 # %% ../../nbs/report/88_read.ipynb #68cd22b0

@@ -535,6 +535,36 @@ def _judge_scale(ann, judges):
     numbers = ann.level != "nominal" and all(num(c) for c in ann.classes) and all(num(v) for v in vals if not pd.isna(v))
     return ("neg_mae", "mean") if numbers else (None, None)
 
+# %% ../../nbs/report/86_report.ipynb #1abae81f
+def _items_at(ann, keep):
+    "The annotations of the items at positions `keep` (increasing), each with all its labels and annotators."
+    counts, items = np.asarray(ann.counts)[keep], ann.items[keep]
+    if not ann.has_annotators: return Annotations(items=items, classes=ann.classes, counts=counts, level=ann.level)
+    item, annot, label = ann.codes()
+    mask = np.zeros(ann.n_items, dtype=bool)
+    mask[keep] = True
+    rows = mask[item]
+    return Annotations(items=items, classes=ann.classes, counts=counts, annotators=ann.annotators, level=ann.level,
+                       item=(np.cumsum(mask) - 1)[item[rows]], annotator=annot[rows], label=label[rows])
+
+def _covered(ann, model, name="model"):
+    "(annotations, labels, items left without a label) on the items `model` labelled: all as given when it labelled every item; no label at all is refused."
+    vals = as_item_aligned(ann, model, name)
+    miss = pd.isna(pd.Series(vals, dtype=object)).to_numpy()
+    if not miss.any(): return ann, model, 0
+    if miss.all(): raise ValueError(f"`{name}` gives no label on any of the {ann.n_items} items; are its item ids the annotations' ids?")
+    keep = np.flatnonzero(~miss)
+    sub = _items_at(ann, keep)
+    return sub, pd.Series(vals[keep], index=sub.items, name=getattr(model, "name", None)), int(miss.sum())
+
+def _missing_note(model, n_missing, n_items):
+    "The note that says how many items the model left without a label and what each section does with them."
+    name = model.name if isinstance(getattr(model, "name", None), str) and model.name else "model"
+    return (f"{name!r} gave no label on {n_missing} of {n_items} items: the agreement, bounds, certificates (agreement-only and gold) and survey equivalence "
+            f"describe the {n_items - n_missing} items it labelled (valid for those items, not for the skipped ones, which may be the hard "
+            "ones); the alternative annotator test and the judges' table use, for each judge, the items it labelled")
+
+
 # %% ../../nbs/report/86_report.ipynb #351d734e
 def make_report(ann:Annotations, # the human labels
                 model=None, # the model's label per item (Series indexed by item, or in item order)
@@ -561,7 +591,9 @@ def make_report(ann:Annotations, # the human labels
     delta, seed = _check_report_args(ann, confidence, delta, n_bootstrap, max_k, clip, seed, top_annotators)
     if (judges is not None or alt_test is not None) and scorer is None and combiner is None and soft_model is None:
         scorer, combiner = _judge_scale(ann, model if judges is None else judges)     # the judges' scale in every section
-    rep = _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators,
+    sub, lab, n_missing = (ann, model, 0) if model is None or soft_model is not None else _covered(ann, model)
+    if n_missing: notes = tuple(notes) + (_missing_note(model, n_missing, ann.n_items),)
+    rep = _report(sub, lab, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators,
                   scorer=scorer, combiner=combiner)
     return _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k, scorer, combiner,
                         min_items_per_annotator, tolerance)
@@ -640,6 +672,12 @@ def _gold_details(board, details, gold):
         except ValueError: return None
     return details | {"judges": {n: d | {"gold_confusion": against(n)} for n, d in details["judges"].items()}}
 
+def _gold_covered(ann, model, gold, delta):
+    "The gold certificate of `model` on the items it labelled (and their gold labels): a uniform gold subset of all items is one of those items too."
+    sub, lab, n_missing = _covered(ann, model)
+    if n_missing: gold = gold[gold.index.isin(sub.items) | ~gold.index.isin(ann.items)]    # ids that are no item stay, to be refused
+    return certify_with_gold(sub, lab, gold, delta=delta)
+
 def add_gold(report:Report, # a report from make_report
              ann:Annotations, # the human labels it was made from
              model, # the model's label per item
@@ -651,9 +689,9 @@ def add_gold(report:Report, # a report from make_report
     delta = report.parameters["delta"]
     if judges is None and report.details is not None:
         judges = pd.DataFrame({n: d["labels"] for n, d in report.details["judges"].items()}, index=pd.Index(ann.items))
-    many = None if judges is None or judges.shape[1] < 2 else {str(j): certify_with_gold(ann, judges[j], gold, delta=delta) for j in judges.columns}
+    many = None if judges is None or judges.shape[1] < 2 else {str(j): _gold_covered(ann, judges[j], gold, delta) for j in judges.columns}
     det = None if report.details is None else _gold_details(report.judges, report.details, gold)
-    return dataclasses.replace(report, gold=certify_with_gold(ann, model, gold, delta=delta), gold_judges=many, details=det)
+    return dataclasses.replace(report, gold=_gold_covered(ann, model, gold, delta), gold_judges=many, details=det)
 
 # %% ../../nbs/report/86_report.ipynb #ba4f5886
 @patch

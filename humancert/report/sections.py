@@ -120,7 +120,7 @@ def _rank_words(b):
 
 def _judges_head(b):
     "The judges section's heading: the verdict table is in the verdict's order (stated under it)."
-    alt = "" if b.alt is None else f"; alternative annotator test at epsilon = {b.parameters['epsilon']:g}, q = {b.parameters['q']:g}"
+    alt = "" if b.alt is None else f"; alternative annotator test at epsilon = {b.parameters['epsilon']:g}, q = {b.parameters['q']:g}, score {b.parameters['score']}"
     return f"Judges (ranked by verdict{alt})"
 
 # %% ../../nbs/report/80_sections.ipynb #a6b593a9
@@ -352,7 +352,7 @@ def _answer_rows(r):
     if b is not None and b.alt is not None and len(b.table) == 1:
         t = b.table.iloc[0]
         rows.append(("alternative annotator test", "passed" if t["alt-test passed"] else "not passed",
-                     f"epsilon {b.parameters['epsilon']:g}, FDR q = {b.parameters['q']:g}, winning rate {t['winning rate']:.2f}: "
+                     f"epsilon {b.parameters['epsilon']:g}, FDR q = {b.parameters['q']:g}, score {b.parameters['score']}, winning rate {t['winning rate']:.2f}: "
                      "can it replace one of the annotators (a different question); supporting evidence, not the verdict"))
     if (e := r.equivalence) is not None:
         lo, hi = e.interval
