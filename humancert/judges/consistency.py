@@ -235,20 +235,21 @@ _STATEMENTS = {"first": "the single-call judge, read from its first run (fixed i
                "every run": "the single-call judge pooled over its {R} runs: each run's label a unit, the item the cluster (notebook 03)"}
 
 def _every_run(ann, runs):
-    "The human labels repeated once per run (the first run keeps the item ids, run r>0 ids 'item@r'), the runs' labels stacked, and each copy's item."
+    "The human labels repeated once per run (the first run keeps the item ids, run r>0 ids 'item@r', only where r has a label), the runs' labels stacked, and each copy's item."
     cols = list(runs.columns)
-    new = [list(ann.items)] + [[f"{i}@{c}" for i in ann.items] for c in cols[1:]]
+    have = [np.ones(len(runs), dtype=bool)] + [runs[c].notna().to_numpy() for c in cols[1:]]   # a missing later run adds no copy
+    new = [list(ann.items)] + [[f"{i}@{c}" for i in ann.items[h]] for c, h in zip(cols[1:], have[1:])]
     flat = [x for ids in new for x in ids]
     if len(set(flat)) < len(flat): raise ValueError("`runs`: an item id clashes with a repeated id 'item@run'; rename the items or the runs.")
     if ann.has_annotators:
         lg = ann.to_long()
-        rep = pd.concat([lg.assign(item=lg["item"].map(dict(zip(ann.items, ids)))) for ids in new], ignore_index=True)
+        rep = pd.concat([lg.assign(item=lg["item"].map(dict(zip(ann.items[h], ids)))).dropna(subset=["item"]) for h, ids in zip(have, new)], ignore_index=True)
         hum = Annotations.from_long(rep, items=flat, labels=list(ann.classes), level=ann.level)
     else:
         cnt = ann.to_counts()
-        hum = Annotations.from_counts(pd.concat([cnt.set_axis(ids) for ids in new]), level=ann.level)
-    judge = pd.Series(np.concatenate([runs[c].to_numpy(dtype=object) for c in cols]), index=flat, name="every run").infer_objects()
-    return hum, judge, pd.Series(list(ann.items) * len(cols), index=flat, name="item", dtype=object)
+        hum = Annotations.from_counts(pd.concat([cnt[h].set_axis(ids) for h, ids in zip(have, new)]), level=ann.level)
+    judge = pd.Series(np.concatenate([runs[c].to_numpy(dtype=object)[h] for c, h in zip(cols, have)]), index=flat, name="every run").infer_objects()
+    return hum, judge, pd.Series(np.concatenate([np.asarray(ann.items, dtype=object)[h] for h in have]), index=flat, name="item", dtype=object)
 
 def runs_as_judge(ann:Annotations, # the human labels
                   runs:pd.DataFrame, # items x runs of one judge (NaN: a missing run), indexed by the annotations' item ids
