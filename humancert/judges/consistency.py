@@ -220,6 +220,11 @@ class RunsAsJudge:
         v = by_item.reindex(self.clusters.to_numpy()).to_numpy()
         return pd.Series(v, index=self.clusters.index, name=by_item.name).dropna()
 
+    def to_frame(self) -> pd.DataFrame:
+        "One row per (repeated) item: the judge's label and its cluster (the original item; the item itself without clusters), then the choice."
+        cl = self.judge.index.to_series() if self.clusters is None else self.clusters
+        return pd.DataFrame({"judge": self.judge, "cluster": cl.reindex(self.judge.index)}).assign(how=self.how, runs=self.n_runs)
+
     def __repr__(self):
         G = "" if self.clusters is None else f", {len(self.clusters)} labels in {self.clusters.nunique()} item clusters"
         return f"RunsAsJudge(how={self.how!r}, runs={self.n_runs}{G}: {self.statement})"
