@@ -37,10 +37,10 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'GoldSequence', 'SequentialCertificate', 'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel',
            'read_panel', 'ActiveDesign', 'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS',
            'sign_test_power', 'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan',
-           'JudgeConsistency', 'judge_consistency', 'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges',
-           'JudgePairs', 'judge_pairs', 'JudgeBias', 'judge_bias', 'Pairwise', 'read_pairwise', 'PositionConsistency',
-           'position_consistency', 'PreferenceAgreement', 'preference_agreement', 'tie_half_score', 'SystemRanking',
-           'rank_systems']
+           'JudgeConsistency', 'judge_consistency', 'majority_of_runs', 'RunsAsJudge', 'runs_as_judge', 'jury',
+           'EffectiveJudges', 'effective_judges', 'JudgePairs', 'judge_pairs', 'JudgeBias', 'judge_bias', 'Pairwise',
+           'read_pairwise', 'PositionConsistency', 'position_consistency', 'PreferenceAgreement',
+           'preference_agreement', 'tie_half_score', 'SystemRanking', 'rank_systems']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -96,7 +96,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
 _PUBLIC.update({   # the parts built on the theorems: judges, system scores, pairwise judgements, the ceiling
     "judges.alt_test": "AltTest AltTests alt_test",
     "judges.board": "JudgeBoard compare_judges",
-    "judges.consistency": "JudgeConsistency judge_consistency majority_of_runs",
+    "judges.consistency": "JudgeConsistency judge_consistency majority_of_runs RunsAsJudge runs_as_judge",
     "judges.juries": "jury EffectiveJudges effective_judges",
     "judges.pairs": "JudgePairs judge_pairs",
     "judges.bias": "JudgeBias judge_bias",
@@ -153,7 +153,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel",
          "ActiveDesign", "active_design", "InformativeDesign", "informative_design", "GOLD_PLAN_TESTS", "sign_test_power",
          "gold_discordance_bound", "plan_informative_design", "InformativeDesignPlan",
-         "JudgeConsistency", "judge_consistency", "majority_of_runs", "jury", "EffectiveJudges", "effective_judges",
+         "JudgeConsistency", "judge_consistency", "majority_of_runs", "RunsAsJudge", "runs_as_judge", "jury", "EffectiveJudges", "effective_judges",
          "JudgePairs", "judge_pairs", "JudgeBias", "judge_bias", "Pairwise", "read_pairwise", "PositionConsistency", "position_consistency", "PreferenceAgreement", "preference_agreement", "tie_half_score", "SystemRanking", "rank_systems"]
 
 # %% ../nbs/99_package.ipynb #a62a1b55

@@ -247,6 +247,8 @@ from .judges.consistency import (
     JudgeConsistency as JudgeConsistency,
     judge_consistency as judge_consistency,
     majority_of_runs as majority_of_runs,
+    RunsAsJudge as RunsAsJudge,
+    runs_as_judge as runs_as_judge,
 )
 from .judges.juries import (
     jury as jury,
@@ -482,6 +484,8 @@ __all__ = [
     'JudgeConsistency',
     'judge_consistency',
     'majority_of_runs',
+    'RunsAsJudge',
+    'runs_as_judge',
     'jury',
     'EffectiveJudges',
     'effective_judges',

@@ -68,3 +68,44 @@ def test_bad_input_names_the_argument(call, words):
     with pytest.raises((TypeError, ValueError), match=None) as e:
         call(sim, judges)
     assert words in str(e.value), str(e.value)
+
+
+def test_runs_as_judge_every_run_with_one_run_is_the_plain_call():
+    "'every run' with one run rebuilds the human table and clusters each item alone: the board's numbers are the plain call's."
+    sim, judges = _panel()
+    before = judges.copy()
+    one = hc.runs_as_judge(sim.annotations, judges[["j0"]], "every run")
+    a = hc.compare_judges(one.annotations, one.judge, n_bootstrap=30, seed=2, clusters=one.clusters).table
+    b = hc.compare_judges(sim.annotations, judges["j0"], n_bootstrap=30, seed=2).table
+    cols = ["agreement", "agreement lo", "agreement hi", "advantage probability", "advantage lo", "advantage hi", "S"]
+    np.testing.assert_allclose(a[cols].to_numpy(float), b[cols].to_numpy(float), atol=1e-12)
+    pd.testing.assert_frame_equal(judges, before)
+    ev = hc.runs_as_judge(sim.annotations, judges, "every run")
+    assert ev.annotations.n_items == 3 * sim.annotations.n_items - 5 and ev.clusters.nunique() == sim.annotations.n_items   # j1 misses 5
+    for bad, msg in [(dict(how="all"), "`how` must be one of"), (dict(tie="random", how="majority"), "`tie` must be"),
+                     (dict(runs=judges.set_axis(range(500, 620))), "`runs` has items the annotations lack")]:
+        with pytest.raises(ValueError, match=msg): hc.runs_as_judge(**(dict(ann=sim.annotations, runs=judges) | bad))
+
+
+def test_pairs_with_clusters_of_copies_give_the_single_copy():
+    "Three copies of every item clustered by their original: the paired numbers of the single copy with singleton clusters."
+    sim, judges = _panel(n=90)
+    wide = sim.annotations.to_wide()
+    ids = [f"{i}_c{k}" for k in range(3) for i in wide.index]
+    b3 = hc.compare_judges(hc.Annotations.from_wide(pd.concat([wide] * 3).set_axis(ids)), pd.concat([judges] * 3).set_axis(ids), n_bootstrap=0)
+    b1 = hc.compare_judges(sim.annotations, judges, n_bootstrap=0)
+    t3 = b3.pairs(n_bootstrap=50, seed=1, clusters=hc.id_prefix(ids)).table
+    t1 = b1.pairs(n_bootstrap=50, seed=1, clusters=np.arange(90)).table
+    cols = ["accuracy A", "accuracy B", "accuracy p", "agreement A-B", "agreement lo", "agreement hi", "agreement p"]
+    np.testing.assert_allclose(t3[cols].to_numpy(float), t1[cols].to_numpy(float), atol=1e-12)
+    assert "McNemar p" not in t3
+
+
+def test_runs_as_judge_feeds_the_certificate_with_a_missing_run():
+    "A missing later run adds no copy, so the gold certificate (which needs a label on every item) runs on 'every run'."
+    sim, judges = _panel()
+    gold = pd.Series(sim.oracle, index=sim.annotations.items).iloc[::2]
+    r = hc.runs_as_judge(sim.annotations, judges, "every run")                # j1 misses 5 items
+    assert r.annotations.n_items == 3 * 120 - 5 and len(r.expand(gold)) == 3 * 60 - 3
+    c = hc.certify_with_gold(r.annotations, r.judge, r.expand(gold), clusters=r.clusters)
+    assert c.n_clusters == 60                                                  # the gold items' clusters, not their 177 copies

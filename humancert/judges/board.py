@@ -793,7 +793,8 @@ def pairs(self:JudgeBoard, against="majority", # accuracy's reference: 'majority
           n_bootstrap:int=2000, # item resamples per pair for the graded scores
           confidence:float=0.95, # level of the bootstrap intervals
           seed:int|None=None, # the bootstrap's seed (None: the board's seed)
+          clusters=None, # a cluster id per item: clusters resampled whole, accuracy by a cluster-robust t-test (notebook 54)
          ):
     "Paired tests of every pair of judges on the items both labelled (McNemar, paired bootstrap, Holm across pairs): `judge_pairs` of notebook 54, as a JudgePairs."
     from humancert.judges.pairs import judge_pairs                  # notebook 54 builds on this one
-    return judge_pairs(self, against, n_bootstrap, confidence, seed)
+    return judge_pairs(self, against, n_bootstrap, confidence, seed, clusters)

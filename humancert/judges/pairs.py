@@ -15,6 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from ..data.annotations import check_confidence, check_seed
+from ..agreement.clusters import cluster_codes, dense_codes, resample_weights, cluster_variance
 from .board import (JudgeBoard, _scale, _judge_codes, item_agreements, level_weights, _reference,
                                     advantage_units, _alt_tallies, _advantages, _serial_matmul)
 
@@ -64,11 +65,12 @@ def _draws(n:int, # items to resample
            n_bootstrap:int, # resamples
            rng, # numpy Generator
            block:int=2_000_000, # multiplicities per block
+           codes=None, # cluster codes 0..G-1 of the items: whole clusters drawn (notebook 03); None: items
           ):
-    "Blocks of item multiplicities (rows: resamples), drawn in order from `rng`."
+    "Blocks of item multiplicities (rows: resamples), drawn in order from `rng`: items, or whole clusters with each item taking its cluster's count."
     step = max(1, min(n_bootstrap, block // max(n, 1)))
     for b0 in range(0, n_bootstrap, step):
-        yield np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(min(step, n_bootstrap - b0))]).astype(np.float64)
+        yield resample_weights(n, rng, codes, min(step, n_bootstrap - b0)).astype(np.float64)
 
 def _alt_setup(board):
     "What the advantage probability of any item subset needs: the tally units, the judges' columns, annotators, min items; None without the alt-test."
@@ -88,7 +90,7 @@ def _rows_of(Z, rows):
     "The advantage tally units of the items `rows` only (sparse units, or the compact pair of _unit_counts)."
     return (Z[0][rows], Z[1][:, rows]) if isinstance(Z, tuple) else Z[rows]
 
-def _pairs_boot(terms, pairs, alt, n_bootstrap, rng):
+def _pairs_boot(terms, pairs, alt, n_bootstrap, rng, codes=None):
     "Paired bootstrap of every pair from one set of item resamples: per pair, the items both judged, the point differences of agreement and (alt) advantage probability, and their values on each resample (the pair's items within it)."
     I = len(terms[pairs[0][0]][0])
     K = np.column_stack([terms[a][3] & terms[b][3] for a, b in pairs]).astype(np.float64)
@@ -96,7 +98,7 @@ def _pairs_boot(terms, pairs, alt, n_bootstrap, rng):
     out_rows = [np.flatnonzero(~(terms[a][0] & terms[b][0])) for a, b in pairs]   # items a pair leaves out: few
     cols = [None if alt is None or a not in alt[1] or b not in alt[1] else (alt[1].index(a), alt[1].index(b)) for a, b in pairs]
     ag, ad = [], [[] for _ in pairs]
-    for M in _draws(I, n_bootstrap, rng):
+    for M in _draws(I, n_bootstrap, rng, codes=codes):
         with np.errstate(invalid="ignore", divide="ignore"): ag.append(_serial_matmul(M, D) / _serial_matmul(M, K))
         if alt is None: continue
         Z, names, Ka, mi = alt
@@ -118,14 +120,26 @@ def _pairs_boot(terms, pairs, alt, n_bootstrap, rng):
     return out
 
 # %% ../../nbs/judges/54_judge_pairs.ipynb #5ef249a5
-def _mcnemar_row(board, terms, ref, a, b):
-    "Accuracy of A and B against the reference codes on the items both labelled that have a reference; the discordant counts and McNemar's p."
+def _cluster_t_paired(d, # per-item difference (A right - B right: -1, 0 or 1)
+                     codes, # cluster codes of the items (any integers)
+                    ) -> float:
+    "Two-sided p-value of 'mean difference = 0': the mean over Liang-Zeger's cluster-robust standard error, t on G - 1 df; 1 with no difference anywhere, NaN with fewer than 2 clusters."
+    d, g = np.asarray(d, dtype=np.float64), dense_codes(codes)
+    G = int(g.max()) + 1 if len(g) else 0
+    if G < 2: return float("nan")
+    m, se = d.mean(), np.sqrt(cluster_variance(d, g))
+    if se == 0: return 1.0 if m == 0 else 0.0
+    return float(2 * stats.t.sf(abs(m) / se, G - 1))
+
+def _mcnemar_row(board, terms, ref, a, b, codes=None):
+    "Accuracy of A and B against the reference codes on the items both labelled that have a reference; the discordant counts and McNemar's p (with clusters: the cluster-robust t-test's p, column 'accuracy p')."
     use = (ref >= 0) & terms[a][0] & terms[b][0]
     ra, rb = terms[a][1][use] == ref[use], terms[b][1][use] == ref[use]
     n10, n01 = int((ra & ~rb).sum()), int((~ra & rb).sum())
     n = int(use.sum())
-    return {"compared": n, "A right, B wrong": n10, "A wrong, B right": n01, "accuracy A": ra.mean() if n else np.nan,
-            "accuracy B": rb.mean() if n else np.nan, "McNemar p": float(mcnemar_exact(n10, n01)) if n else np.nan}
+    row = {"compared": n, "A right, B wrong": n10, "A wrong, B right": n01, "accuracy A": ra.mean() if n else np.nan, "accuracy B": rb.mean() if n else np.nan}
+    if codes is None: return row | {"McNemar p": float(mcnemar_exact(n10, n01)) if n else np.nan}
+    return row | {"clusters compared": len(np.unique(codes[use])), "accuracy p": _cluster_t_paired(ra.astype(float) - rb, codes[use]) if n else np.nan}
 
 def _boot_cols(name, point, d, confidence):
     "The difference, its percentile interval and its bootstrap p-value, as columns named after `name`."
@@ -144,16 +158,20 @@ class JudgePairs:
     n_bootstrap: int             # item resamples per pair
     seed: int                    # the bootstrap's seed: pass it back to repeat
     notes: tuple = ()            # families left out, and why
+    n_clusters: int|None = None  # `clusters=`: the clusters resampled whole and taken as units of the accuracy test; None: items
 
     def to_frame(self) -> pd.DataFrame:
         "One row per pair, every column, then the reference, confidence level and seed."
-        return self.table.assign(reference=self.reference, confidence=self.confidence, seed=self.seed)
+        t = self.table.assign(reference=self.reference, confidence=self.confidence, seed=self.seed)
+        return t if self.n_clusters is None else t.assign(clusters=self.n_clusters)
 
     def __repr__(self):
         t = self.table
-        lines = [f"JudgePairs({len(t)} pair(s); McNemar against {self.reference}, paired bootstrap ({self.n_bootstrap} resamples, seed={self.seed}), Holm across pairs"]
+        acc, G = ("McNemar", "") if self.n_clusters is None else ("accuracy", f" of {self.n_clusters} clusters")
+        test = "McNemar" if self.n_clusters is None else "cluster-robust t"
+        lines = [f"JudgePairs({len(t)} pair(s); {test} against {self.reference}, paired bootstrap ({self.n_bootstrap} resamples{G}, seed={self.seed}), Holm across pairs"]
         for (a, b), r in t.iterrows():
-            s = f"  {a!r} vs {b!r} on {int(r['items'])} items: accuracy {r['accuracy A']:.3f} vs {r['accuracy B']:.3f}, McNemar p={r['McNemar p']:.3g} (Holm {r['McNemar p Holm']:.3g})"
+            s = f"  {a!r} vs {b!r} on {int(r['items'])} items: accuracy {r['accuracy A']:.3f} vs {r['accuracy B']:.3f}, {test} p={r[f'{acc} p']:.3g} (Holm {r[f'{acc} p Holm']:.3g})"
             s += f"; agreement A-B {r['agreement A-B']:+.4f} [{r['agreement lo']:+.4f}, {r['agreement hi']:+.4f}] (Holm p={r['agreement p Holm']:.3g})"
             if "advantage A-B" in t: s += f"; advantage A-B {r['advantage A-B']:+.4f} (Holm p={r['advantage p Holm']:.3g})"
             lines.append(s)
@@ -164,34 +182,40 @@ class JudgePairs:
         return f"<div><p>{html.escape(repr(self).splitlines()[0])}</p>{self.table.to_html(float_format=lambda v: f'{v:.4g}', na_rep='n/a')}</div>"
 
 # %% ../../nbs/judges/54_judge_pairs.ipynb #03613697
-def _check_pairs(board, n_bootstrap, confidence, seed):
-    "The checked board, n_bootstrap, confidence and seed (board's seed for None); TypeError/ValueError naming the argument."
+def _check_pairs(board, n_bootstrap, confidence, seed, clusters=None):
+    "The checked board, n_bootstrap, confidence, seed (board's seed for None) and cluster codes (None without clusters); TypeError/ValueError naming the argument."
     if not all(hasattr(board, a) for a in ("table", "annotations", "labels", "codes", "parameters", "alt")):   # a JudgeBoard (or the notebook's own class)
         raise TypeError(f"`board` must be a JudgeBoard from compare_judges, got {type(board).__name__}.")
     if len(board.table) < 2: raise ValueError("`board` has one judge; a paired test needs two judges or more.")
     if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 1:
         raise ValueError(f"`n_bootstrap` must be an integer >= 1 (item resamples per pair), got {n_bootstrap!r}.")
-    return int(n_bootstrap), check_confidence(confidence), check_seed(board.seed if seed is None else seed, int_only=True)
+    codes = None if clusters is None else cluster_codes(clusters, board.annotations.items)
+    return int(n_bootstrap), check_confidence(confidence), check_seed(board.seed if seed is None else seed, int_only=True), codes
+
+_CLUSTER_PAIRS = ("clusters: the bootstrap resamples the {G} clusters whole; exact McNemar has no cluster form, so accuracy is tested by "
+                  "the cluster-robust t-test of the mean per-item difference (A right - B right) on G - 1 df, column 'accuracy p'")
 
 def judge_pairs(board:JudgeBoard, # a board from compare_judges
                 against="majority", # accuracy's reference: 'majority' (clear human majority) or a Series of gold labels by item
                 n_bootstrap:int=2000, # item resamples per pair for the graded scores
                 confidence:float=0.95, # level of the bootstrap intervals
                 seed:int|None=None, # the bootstrap's seed (None: the board's seed)
+                clusters=None, # a cluster id per item (Series by item id, or array in the items' order): clusters resampled whole, accuracy by a cluster-robust t-test
                ) -> JudgePairs:
     "Every pair of the board's judges on the items both labelled: exact McNemar on accuracy against the reference, paired bootstrap on agreement and advantage probability, Holm across pairs."
-    n_bootstrap, confidence, seed = _check_pairs(board, n_bootstrap, confidence, seed)
+    n_bootstrap, confidence, seed, codes = _check_pairs(board, n_bootstrap, confidence, seed, clusters)
     ref, kind = _reference(board, against)
     terms, alt, rng = board_terms(board), _alt_setup(board), np.random.default_rng(seed)
     names, rows = list(board.table.index), {}
     order = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
-    boot = _pairs_boot(terms, order, alt, n_bootstrap, rng)
+    boot = _pairs_boot(terms, order, alt, n_bootstrap, rng, codes)
     for a, b in order:
         n, point, ag, ad = boot[(a, b)]
-        rows[(a, b)] = {"items": n} | _mcnemar_row(board, terms, ref, a, b) | _boot_cols("agreement", point[0], ag, confidence)
+        rows[(a, b)] = {"items": n} | _mcnemar_row(board, terms, ref, a, b, codes) | _boot_cols("agreement", point[0], ag, confidence)
         if alt is not None: rows[(a, b)] |= _boot_cols("advantage", point[1], ad, confidence)
     t = pd.DataFrame.from_dict(rows, orient="index").rename_axis(["A", "B"])
-    for fam in ("McNemar", "agreement", "advantage"):
+    for fam in ("McNemar", "accuracy", "agreement", "advantage"):
         if f"{fam} p" in t: t.insert(t.columns.get_loc(f"{fam} p") + 1, f"{fam} p Holm", holm(t[f"{fam} p"].to_numpy(float)))
     notes = () if alt is not None else ("advantage probability not compared: the board did not run the alternative annotator test",)
-    return JudgePairs(t, kind, confidence, n_bootstrap, seed, notes)
+    if codes is not None: notes += (_CLUSTER_PAIRS.format(G=int(codes.max()) + 1),)
+    return JudgePairs(t, kind, confidence, n_bootstrap, seed, notes, None if codes is None else int(codes.max()) + 1)
