@@ -35,7 +35,8 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign', 'active_design',
            'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS', 'sign_test_power', 'gold_discordance_bound',
            'plan_informative_design', 'InformativeDesignPlan', 'JudgeConsistency', 'judge_consistency',
-           'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges', 'JudgePairs', 'judge_pairs']
+           'majority_of_runs', 'jury', 'EffectiveJudges', 'effective_judges', 'JudgePairs', 'judge_pairs', 'JudgeBias',
+           'judge_bias']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -87,6 +88,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "judges.consistency": "JudgeConsistency judge_consistency majority_of_runs",
     "judges.juries": "jury EffectiveJudges effective_judges",
     "judges.pairs": "JudgePairs judge_pairs",
+    "judges.bias": "JudgeBias judge_bias",
     "system_score.corrected_score": "CorrectedScore corrected_score",
     "system_score.compare": "ScoreComparison compare_scores",
     "ceiling.iaa": ("simulate_annotators iaa_experiment1 iaa_experiment2 experiment1_summary experiment2_table "
@@ -136,7 +138,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "ActiveDesign", "active_design", "InformativeDesign", "informative_design", "GOLD_PLAN_TESTS", "sign_test_power",
          "gold_discordance_bound", "plan_informative_design", "InformativeDesignPlan",
          "JudgeConsistency", "judge_consistency", "majority_of_runs", "jury", "EffectiveJudges", "effective_judges",
-         "JudgePairs", "judge_pairs"]
+         "JudgePairs", "judge_pairs", "JudgeBias", "judge_bias"]
 
 # %% ../nbs/99_package.ipynb #a62a1b55
 def _signature_comments(fn):

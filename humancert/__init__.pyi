@@ -238,6 +238,10 @@ from .judges.pairs import (
     JudgePairs as JudgePairs,
     judge_pairs as judge_pairs,
 )
+from .judges.bias import (
+    JudgeBias as JudgeBias,
+    judge_bias as judge_bias,
+)
 from .system_score.corrected_score import (
     CorrectedScore as CorrectedScore,
     corrected_score as corrected_score,
@@ -426,4 +430,6 @@ __all__ = [
     'effective_judges',
     'JudgePairs',
     'judge_pairs',
+    'JudgeBias',
+    'judge_bias',
 ]

@@ -92,7 +92,7 @@ LEVEL_EXCEPTIONS = {
        ("fleiss_kappa", "krippendorff_alpha", "cohen_kappa", "cohen_kappa_mean", "gwet_ac", "brennan_prediger", "conger_kappa", "scott_pi")},
     # issue 45: the judges' run, jury and pair intervals were born with `confidence` (no old `delta` to keep)
     **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in
-       ("judge_consistency", "effective_judges", "judge_pairs")},
+       ("judge_consistency", "effective_judges", "judge_pairs", "judge_bias")},
     # issue 43: the corrected score and its comparisons were born with `confidence` (no old `delta` to keep)
     **{n: "interval level of a function born with `confidence` (no old `delta` to keep)" for n in ("corrected_score", "compare_scores")},
 }

@@ -111,7 +111,7 @@ def test_clusters_restore_coverage():
 
 
 def test_estimands_of_a_panel():
-    "The two panel estimands differ and are stated; the panel needs estimand=, and 'oracle' is refused with a reason."
+    "The two panel estimands differ and are stated; the panel needs estimand=, and 'oracle' is refused with a reason where it is not identified (2 labels per item)."
     rng = np.random.default_rng(2)
     t, j = design(rng)
     votes = np.where(rng.random((N, 3)) < 0.8, t[:, None], 1 - t[:, None])
@@ -119,7 +119,8 @@ def test_estimands_of_a_panel():
     panel = Annotations.from_wide(pd.DataFrame(votes[g], index=IDS[g]))
     judge = pd.Series(j, index=IDS)
     with pytest.raises(ValueError, match="`estimand` is required"): corrected_score(judge, panel)
-    with pytest.raises(ValueError, match="measurement model"): corrected_score(judge, panel, estimand="oracle")
+    two = Annotations.from_wide(pd.DataFrame(votes[g][:, :2], index=IDS[g]))       # 2 labels per item: the oracle is not identified
+    with pytest.raises(ValueError, match="measurement model"): corrected_score(judge, two, estimand="oracle")
     maj, avg = (corrected_score(judge, panel, estimand=e) for e in ("majority", "average annotator"))
     assert "majority" in repr(maj) and "average annotator" in repr(avg)
     share = votes[g].mean(1)
