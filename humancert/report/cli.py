@@ -27,6 +27,7 @@ from ..data.datasets import DATASETS
 from .reporting import make_report, report_from_table, add_gold
 from .writer import _check_out
 from .read import _names, _classes_option, _gold_labels, _read_case, _panel_case
+from .covariates import _truth_options, _with_truth
 
 # %% ../../nbs/report/90_cli.ipynb #3461a7e9
 def _with_level(ann, # the annotations read, or None when --out-of-core reduces INPUT where it lives
@@ -203,6 +204,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            judge_kinds:str=None, # with --rater-kind: the kinds that are judges, comma-separated (default llm, model, judge, llm_judge, ai_judge, code, agent; any case)
            human_kinds:str=None, # with --rater-kind: kinds counted as humans besides human, comma-separated, e.g. expert (any case); a kind in neither list is refused
            annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's, --soft-model's and --gold's; a column of over 200 distinct numbers is then refused)
+           covariates:str=None, # possible causes of each judge's errors given the truth (gold, else the panel's majority): columns of INPUT, comma-separated (wide format: with --annotators; long: one value per item), or a file (item id, one column per covariate); adds a 'Bias given the truth' block per judge
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
@@ -217,7 +219,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     _check_survey_options(scorer, combiner, hard is None and soft is None, out_of_core)
     _check_scale_options(ann, scorer, combiner)
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
-    ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
+    ann, gold_labels, cov = _truth_options(gold, covariates, dataset, input, format, item, annotator, label, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
@@ -226,8 +228,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
                                 *common, memory_limit=memory_limit or "2GB", delta=delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
-    if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
-    return _finish(_named(rep, model), out, force, quiet)
+    return _finish(_with_truth(_named(rep, model), ann, hard, gold_labels, case.judges, cov), out, force, quiet)   # gold; bias given the truth
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)
