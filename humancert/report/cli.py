@@ -29,6 +29,7 @@ from .writer import _check_out
 from .read import _names, _classes_option, _gold_labels, _read_case, _panel_case
 from .text_form import _text_width, _wrap
 from .score_command import _report_options, report_gate, with_pass_label
+from .covariates import _truth_options, _with_truth
 
 # %% ../../nbs/report/90_cli.ipynb #3461a7e9
 def _with_level(ann, # the annotations read, or None when --out-of-core reduces INPUT where it lives
@@ -236,6 +237,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            judge_field:str=None, # --model given a JSON lines file of judge outputs (item, label, model, latency_ms, ...): the field whose values name the judges (default: one judge, named after the label field, --label)
            pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
            fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
+           covariates:str=None, # possible causes of each judge's errors given the truth (gold, else the panel's majority): columns of INPUT, comma-separated (wide format: with --annotators; long: one value per item), or a file (item id, one column per covariate); adds a 'Bias given the truth' block per judge
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
@@ -247,15 +249,14 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model, name := getattr(case, "model_name", None)), case.soft
     _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
     gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)
-    ann, gold_labels = (ann, None) if gold is None else _gold_labels(gold, dataset, input, format, item, ann, hard, out_of_core)
+    ann, gold_labels, cov = _truth_options(gold, covariates, dataset, input, format, item, annotator, label, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
     if out_of_core: rep = _table_report(input, case, hard, soft, labels, common, memory_limit, delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
-    if gold_labels is not None: rep = add_gold(rep, ann, hard, gold_labels, judges=case.judges)
-    return report_gate(_finish(rep := with_pass_label(_named(rep, model, name), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)
+    return report_gate(_finish(rep := with_pass_label(_with_truth(_named(rep, model, name), ann, hard, gold_labels, case.judges, cov), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)   # gold, bias given the truth; --pass-label; --fail-on
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)

@@ -107,6 +107,18 @@ def _gold_dict(g, judges=None):
                      if k not in ("score_plain_clt", "score_clt")}          # issue 42: the normal-limit rows are estimates, never an S
     return one(g) | {"scope": list(_gold_scope(g))} | ({"judges": {str(k): one(v) for k, v in judges.items()}} if judges else {})
 
+# %% ../../nbs/report/84_json.ipynb #b5a09f12
+def _pairs_dict(p, alpha):
+    "The paired judge-versus-judge tests as JSON: one record per pair (A, B) with every column of JudgePairs.table, the reference, level, resamples, seed, alpha."
+    return {"reference": p.reference, "confidence": p.confidence, "n_bootstrap": p.n_bootstrap, "seed": p.seed, "alpha": alpha,
+            "notes": list(p.notes), "pairs": _records(p.table.reset_index())}
+
+def _bias_dict(b):
+    "One judge's bias given the truth as JSON: one record per (covariate, term), with the fit's outcome, reference and counts; {'not_fitted': why} for a refused fit."
+    if isinstance(b, str): return {"not_fitted": b}
+    return {"outcome": b.outcome, "reference": b.reference, "stratified": b.stratified, "confidence": b.confidence, "items": b.n_items,
+            "events": b.n_events, "notes": list(b.notes), "terms": _records(b.table.reset_index())}
+
 # %% ../../nbs/report/84_json.ipynb #59b1088d
 def _to_dict(r):
     d = {"humancert_version": __version__, "title": r.title, "parameters": r.parameters,
@@ -122,4 +134,6 @@ def _to_dict(r):
     if (a := _answer_dict(r)) is not None: d = {"answer": a} | d
     if r.gold is not None: d["gold_certificate"] = _gold_dict(r.gold, r.gold_judges)
     if r.judges is not None: d["judges"] = _judges_dict(r.judges, r)
+    if r.pairs is not None: d["judge_pairs"] = _pairs_dict(r.pairs, round(1 - r.confidence, 12))
+    if r.bias: d["judge_bias"] = {n: _bias_dict(b) for n, b in r.bias.items()}
     return d | {m.key: m.data for m in r.more}   # blocks later rooms add (Report.more)

@@ -44,6 +44,7 @@ from .markdown_form import _to_markdown
 from .html_form import _to_html
 from .json_form import _to_dict
 from .writer import _save
+from .judge_tests import _report_pairs
 
 # %% ../../nbs/report/86_report.ipynb #901525d9
 def _k_grid(n_max, points=25):
@@ -176,6 +177,8 @@ class Report:
     judges: JudgeBoard | None = None   # several judges compared (compare_judges); None unless `judges` or `alt_test` are given
     judge_name: str | None = None      # the judge the certificate, survey equivalence and annotators' model column describe (None: the model is no judge)
     details: dict | None = None        # per judge: confusion, class metrics, disagreements, per-annotator alt-test; the tolerance sweep
+    pairs: object = None               # two judges or more: JudgePairs (McNemar against gold after add_gold, else the clear majority; Holm)
+    bias: dict | None = None           # with covariates: judge -> its JudgeBias given the truth, or why it was not fitted
     more: tuple = ()                   # blocks later rooms add (each: key, heading, block, data; e.g. the corrected score, nb 89), printed last
 
     @property
@@ -523,8 +526,9 @@ def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, s
     board = compare_judges(ann, judges, epsilon=alt_test, score=score, delta=delta, n_bootstrap=n_bootstrap, seed=seed, max_k=max_k,
                            min_items_per_annotator=min_items_per_annotator, scorer=scorer, combiner=combiner)
     params = rep.parameters | {k: board.parameters.get(k) for k in ("level", "score", "scorer", "combiner")}
+    pairs, _ = _report_pairs(board, "majority", n_bootstrap, round(1 - delta, 12), seed)   # two judges or more: paired tests
     return dataclasses.replace(rep, judges=board, judge_name=_judge_name(ann, model, board.labels), parameters=params,
-                               details=_judge_details(board, tolerance),
+                               details=_judge_details(board, tolerance), pairs=pairs,
                                notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
 
 # %% ../../nbs/report/86_report.ipynb #1e7f9a1b
@@ -691,7 +695,10 @@ def add_gold(report:Report, # a report from make_report
         judges = pd.DataFrame({n: d["labels"] for n, d in report.details["judges"].items()}, index=pd.Index(ann.items))
     many = None if judges is None or judges.shape[1] < 2 else {str(j): _gold_covered(ann, judges[j], gold, delta) for j in judges.columns}
     det = None if report.details is None else _gold_details(report.judges, report.details, gold)
-    return dataclasses.replace(report, gold=_gold_covered(ann, model, gold, delta), gold_judges=many, details=det)
+    p = report.pairs                                                   # the paired tests' accuracy, now against the gold labels
+    pairs, note = (None, ()) if p is None else _report_pairs(report.judges, gold, p.n_bootstrap, p.confidence, p.seed)
+    return dataclasses.replace(report, gold=_gold_covered(ann, model, gold, delta), gold_judges=many, details=det,
+                               pairs=pairs, notes=report.notes + note)
 
 # %% ../../nbs/report/86_report.ipynb #ba4f5886
 @patch

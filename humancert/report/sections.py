@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..survey.survey_equivalence import MIN_CURVE_ITEMS
+from .judge_tests import _pair_blocks, _bias_blocks, _pair_columns
 
 # %% ../../nbs/report/80_sections.ipynb #3eb7eb5b
 def _f(v, digits=4):
@@ -188,7 +189,7 @@ def _verdict_frame(r):
         v["gold S"] = [np.nan if g is None else g.score for g in golds.values()]
         v["gold certified"] = [None if g is None else bool(g.certified) for g in golds.values()]
         v["gold accuracy"] = [np.nan if g is None else g.model_accuracy for g in golds.values()]
-    return v
+    return _pair_columns(r, v)                                       # two judges or more: the paired tests' lists, at the end
 
 # %% ../../nbs/report/80_sections.ipynb #cb583cda
 def _iv_text(v, lo, hi, d=3):
@@ -412,7 +413,8 @@ def _sections(r):
         if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w})", _seq_rows(e)))
     if r.gold is not None: out.append((f"Gold certificate (confidence {1 - r.gold.delta:g}, delta = {r.gold.delta:g}{w})", _gold_rows(r.gold, r.gold_judges)))
     if r.judges is not None and r.details is not None: out += _judge_blocks(r)
-    return out + [(m.heading, m.block) for m in r.more]   # blocks later rooms add (Report.more)
+    return (out + [(h, _Table(t, foot)) for h, t, foot in _pair_blocks(r)] + _bias_blocks(r)   # two judges or more; covariates
+            + [(m.heading, m.block) for m in r.more])   # blocks later rooms add (Report.more)
 
 # %% ../../nbs/report/80_sections.ipynb #8c856c19
 def _lists(r):
