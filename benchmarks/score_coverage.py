@@ -96,17 +96,17 @@ def one(design, n, rng):
 
 def cell(design, n, reps, seed):
     "Coverage (simultaneous over classes) and mean width of every method in one (design, n) cell."
-    rng, hits, widths = np.random.default_rng(seed), {}, {}
+    rng, hits, widths, seen = np.random.default_rng(seed), {}, {}, {}   # seen: the studies that printed the row (betting is printed only where it heads)
     for _ in range(reps):
         df, truth = one(design, n, rng)
         df = df.assign(covers=[lo <= truth[o] <= hi for o, lo, hi in zip(df.outcome, df.lower, df.upper)])
         for m, d in df.groupby("method"):
-            hits[m] = hits.get(m, 0) + bool(d.covers.all())
+            hits[m], seen[m] = hits.get(m, 0) + bool(d.covers.all()), seen.get(m, 0) + 1
             widths[m] = widths.get(m, 0.0) + float((d.upper - d.lower).mean())
         head = df[df.headline]
-        hits["headline"] = hits.get("headline", 0) + bool(head.covers.all())
+        hits["headline"], seen["headline"] = hits.get("headline", 0) + bool(head.covers.all()), seen.get("headline", 0) + 1
         widths["headline"] = widths.get("headline", 0.0) + float((head.upper - head.lower).mean())
-    return [dict(design=design, n=n, method=m, coverage=hits[m] / reps, width=widths[m] / reps, reps=reps) for m in hits]
+    return [dict(design=design, n=n, method=m, coverage=hits[m] / seen[m], width=widths[m] / seen[m], reps=seen[m]) for m in hits]
 
 
 def main():
