@@ -19,9 +19,17 @@ from .sections import _Table, _cell, _sections, _lists
 # %% ../../nbs/report/81_text.ipynb #f48d5dd2
 _TEXT_WIDTH = 100   # the width of the text where the output is no terminal (a pipe, a file, a notebook)
 
+def _terminal_width():
+    "COLUMNS when set; else the terminal's width when standard output is one; else 100 (a pipe, a file, a notebook's kernel)."
+    import os, sys
+    if os.environ.get("COLUMNS", "").isdigit(): return int(os.environ["COLUMNS"])
+    try: tty = sys.stdout is not None and sys.stdout.isatty()
+    except (AttributeError, ValueError): tty = False           # a closed or replaced stream
+    return shutil.get_terminal_size((_TEXT_WIDTH, 24)).columns if tty else _TEXT_WIDTH
+
 def _text_width(width=None):
     "The width the text form wraps to: `width` when given (an integer >= 40), else the terminal's (COLUMNS, then the terminal), 100 without one."
-    if width is None: return max(shutil.get_terminal_size((_TEXT_WIDTH, 24)).columns, 40)
+    if width is None: return max(_terminal_width(), 40)
     if isinstance(width, (bool, np.bool_)) or not isinstance(width, (int, np.integer)) or width < 40:
         raise ValueError(f"`width` must be an integer >= 40 (characters per line), got {width!r}.")
     return int(width)
