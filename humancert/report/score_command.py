@@ -12,8 +12,6 @@ __all__ = ['FAIL_ON_SCORE', 'ESTIMAND_NAMES', 'OUTPUT_FORMATS', 'FAIL_ON_REPORT'
 import html as _html
 import json
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,7 +26,7 @@ from .json_form import _num, _records
 from .text_form import _table_text
 from .markdown_form import _table_md, _md_text, _md_code
 from .html_form import _html_table, _CSS
-from .writer import _check_out, _writer_lock, _signals_raise, _signals_held, _sweep_stale, _into_place
+from .writer import _check_out, _write_folder
 
 # %% ../../nbs/report/89_score_command.ipynb #f2d3ebbc
 _TRUE, _FALSE = ("true",), ("false",)
@@ -325,27 +323,15 @@ def _doc_json(d):
 _FORMS = {"text": _doc_text, "md": _doc_md, "json": _doc_json, "html": _doc_html}
 
 # %% ../../nbs/report/89_score_command.ipynb #ee5a99aa
-def _save_doc(d, out, force=False):
-    "report.md, report.json and report.html into the folder `out`, atomically and under the lock, as `humancert report` writes its folder; the paths."
-    given = _check_out(out, force, probe=True)
-    out = given.absolute()
-    out.parent.mkdir(parents=True, exist_ok=True)
+def _doc_files(d, tmp):
+    "report.md, report.json and report.html of the document `d` written into the folder `tmp`; their names."
     names = ("report.md", "report.json", "report.html")
-    with _writer_lock(out), _signals_raise():
-        _check_out(out, force)                                          # again, under the lock
-        _sweep_stale(out)
-        tmp = None
-        try:
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.humancert-tmp-", dir=out.parent))
-            for n, form in zip(names, (_doc_md, _doc_json, _doc_html)): (tmp / n).write_text(form(d), encoding="utf-8")
-            with _signals_held(): _into_place(tmp, out)
-        except OSError as e:
-            raise ValueError(f"`out`: could not write the report to {str(out)!r} ({e.strerror or type(e).__name__}); "
-                             "nothing was left half-written. Free some space or choose another folder.") from None
-        finally:
-            with _signals_held():
-                if tmp is not None: shutil.rmtree(tmp, ignore_errors=True)
-    return [given / n for n in names]
+    for n, form in zip(names, (_doc_md, _doc_json, _doc_html)): (tmp / n).write_text(form(d), encoding="utf-8")
+    return names
+
+def _save_doc(d, out, force=False):
+    "report.md, report.json and report.html into the folder `out`, atomically and under the lock, as `humancert report` writes its folder (the writer's `_write_folder`); the paths."
+    return _write_folder(out, force, lambda tmp: _doc_files(d, tmp))
 
 # %% ../../nbs/report/89_score_command.ipynb #1f45f785
 def _numeric(s, positive, flag):

@@ -201,10 +201,11 @@ def _write_report(self, out):
     return ["report.md", "report.json", "report.html"] + written
 
 # %% ../../nbs/report/85_writer.ipynb #2c438cf7
-def _save(self, out, # folder to write report.md, report.json and the PNG plots into (created if missing)
-          force:bool=False, # overwrite a report already in `out`
-         ) -> list:
-    "Write the report folder atomically (a temporary folder beside it, renamed into place); returns the paths written."
+def _write_folder(out, # folder to write into (created if missing)
+                  force:bool, # overwrite a report already in `out`
+                  fill, # fill(tmp) writes the files into the temporary folder `tmp` and returns their names
+                 ) -> list:
+    "Write a report folder atomically (a temporary folder beside it, renamed into place, under the lock); returns the paths written."
     given = _check_out(out, force, probe=True)
     out = given.absolute()
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -214,7 +215,7 @@ def _save(self, out, # folder to write report.md, report.json and the PNG plots 
         tmp = None
         try:
             tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.humancert-tmp-", dir=out.parent))
-            names = _write_report(self, tmp)
+            names = fill(tmp)
             with _signals_held(): _into_place(tmp, out)                  # the renames and the old folder's removal run to the end
         except OSError as e:
             raise ValueError(f"`out`: could not write the report to {str(out)!r} ({e.strerror or type(e).__name__}); "
@@ -223,3 +224,9 @@ def _save(self, out, # folder to write report.md, report.json and the PNG plots 
             with _signals_held():
                 if tmp is not None: shutil.rmtree(tmp, ignore_errors=True)
     return [given / n for n in names]
+
+def _save(self, out, # folder to write report.md, report.json and the PNG plots into (created if missing)
+          force:bool=False, # overwrite a report already in `out`
+         ) -> list:
+    "Write the report folder atomically; returns the paths written."
+    return _write_folder(out, force, lambda tmp: _write_report(self, tmp))
