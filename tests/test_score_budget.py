@@ -94,3 +94,79 @@ def test_pilots_agree():
 ])
 def test_bad_input_names_the_argument(kw, err, msg):
     with pytest.raises(err, match=msg.replace("(", r"\(").replace(")", r"\)")): score_budget(**kw)
+
+
+# --- clusters, strata and class shares (issue 43 item 5 leftovers; nb 62's last section) ---
+from scipy import stats
+
+from humancert.system_score.budget import anova_icc, design_effect, neyman_allocation
+
+
+def test_clusters_hand_case():
+    "Design effect 1 + (m - 1) ICC = 2.2 multiplies both variances: 710 gold-only and 512 PPI++ labels for +-0.05; the t headline needs more."
+    b = score_budget(0.05, **DESIGN, icc=0.3, cluster_size=5, reps=0)
+    assert design_effect(0.3, 5) == pytest.approx(2.2)
+    assert (b.n_gold, b.n_ppi) == (int(np.ceil(Z ** 2 * 0.21 * 2.2 / 0.0025)), int(np.ceil(Z ** 2 * 0.1512 * 2.2 / 0.0025))) == (710, 512)
+    t = lambda n: stats.t.ppf(0.975, int(np.ceil(n / 5)) - 1)
+    assert b.headline == "PPI++" and t(b.n_headline) * np.sqrt(2.2 * 0.1512 / b.n_headline) <= 0.05 < t(b.n_headline - 1) * np.sqrt(2.2 * 0.1512 / (b.n_headline - 1))
+    assert "design effect" in b.design and any("ICC 0.3" in n for n in b.notes)
+    assert score_budget(0.05, **DESIGN, icc=0.0, cluster_size=5, reps=0).n_ppi == 233          # ICC 0: the independent plan
+
+
+def test_anova_icc_hand_cases_and_pilot():
+    assert anova_icc(np.r_[1., 1, 0, 0], np.r_[0, 0, 1, 1]) == (1.0, 2.0)
+    assert anova_icc(np.r_[1., 0, 1, 0], np.r_[0, 0, 1, 1]) == (0.0, 2.0)
+    r = np.random.default_rng(3)
+    N = 4000
+    y = r.random(N) < np.repeat(r.beta(0.7 * 7 / 3, 0.3 * 7 / 3, N // 5), 5)                   # ICC 0.3 by construction
+    idx = pd.Index([f"i{k}" for k in range(N)])
+    judge = pd.Series(np.where(y, r.random(N) < 0.9, r.random(N) < 0.4).astype(int), index=idx)
+    gold = pd.Series(y.astype(int), index=idx)[np.isin(np.arange(N) // 5, r.choice(N // 5, 200, replace=False))]
+    b = score_budget(0.05, (judge, gold), clusters=pd.Series(np.arange(N) // 5, index=idx), reps=0)
+    icc = float(b.notes[0].split("clipped at 0): ")[1].split(" for the truth")[0])
+    assert abs(icc - 0.3) < 0.1 and "5 gold items per cluster" in b.notes[0]
+    assert b.n_ppi > 1.5 * score_budget(0.05, (judge, gold), reps=0).n_ppi                      # the clusters cost labels
+
+
+def test_strata_neyman_hand_case():
+    "W = (0.25, 0.75), S = (0.5, 0.2): n_h = ceil(z^2 0.275 (0.125, 0.15) / 0.05^2) = (53, 64); reaching the target, one label fewer not."
+    n_h = neyman_allocation([0.25, 0.75], [0.5, 0.2], 0.05, Z)
+    assert n_h.tolist() == [53, 64]
+    hw = lambda n: Z * np.sqrt(0.25 ** 2 * 0.25 / n[0] + 0.75 ** 2 * 0.04 / n[1])
+    assert hw(n_h) <= 0.05 < min(hw(n_h - [1, 0]), hw(n_h - [0, 1]))
+    b = score_budget(0.05, strata=pd.DataFrame(dict(weight=[0.25, 0.75], sd_gold=[0.5, 0.3], sd_ppi=[0.5, 0.2]), index=["hard", "easy"]))
+    assert b.n_ppi == 117 and b.by.labels_ppi.tolist() == [53, 64] and b.design.startswith("strata")
+    assert b.by.labels_gold.tolist() == neyman_allocation([0.25, 0.75], [0.5, 0.3], 0.05, Z).tolist()
+
+
+def test_class_shares_hand_case():
+    "Shares (0.5, 0.3, 0.2), correlation 0.6: the 0.5 class at z_{1 - 0.05/6} needs ceil(z^2 0.25 / 0.05^2) = 574 gold-only, ceil(z^2 0.16 / 0.05^2) = 367 PPI++ labels."
+    zb = stats.norm.ppf(1 - 0.05 / 6)
+    b = score_budget(0.05, shares=pd.Series([0.5, 0.3, 0.2], index=list("abc")), correlation=0.6)
+    assert (b.n_gold, b.n_ppi) == (int(np.ceil(zb ** 2 * 0.25 / 0.0025)), int(np.ceil(zb ** 2 * 0.16 / 0.0025))) == (574, 367)
+    assert b.by.labels_ppi.tolist() == [int(np.ceil(zb ** 2 * s * (1 - s) * 0.64 / 0.0025)) for s in (0.5, 0.3, 0.2)]
+    assert b.headline == "PPI++" and b.n_headline == 367 and "Bonferroni over 3 classes" in b.notes[0]
+
+
+def test_planned_designs_reach_the_target_through_corrected_score():
+    "Seeded studies at each plan (clusters: residual ICC 0.216 assumed; strata: Neyman; class shares: correlation 0.6 exactly): mean headline half-width within 3 SE (+ one label) of the target, and the plan's n is not wasteful (85 % of it misses)."
+    N, r, idx = 4000, np.random.default_rng(17), pd.Index(np.arange(4000))
+    def run(kind, n, reps=8):
+        hw = []
+        for _ in range(reps):
+            if kind == "classes":
+                t = r.choice(3, N, p=[0.5, 0.3, 0.2]); f = np.where(r.random(N) < 0.6, t, r.choice(3, N, p=[0.5, 0.3, 0.2]))
+                jd, gd, g, extra = pd.Series(np.array(list("abc"))[f], index=idx), pd.Series(np.array(list("abc"))[t], index=idx), r.choice(N, n, replace=False), {}
+            else:
+                y = r.random(N) < np.repeat(r.beta(0.7 * 7 / 3, 0.3 * 7 / 3, N // 5), 5)
+                g, extra = np.flatnonzero(np.isin(np.arange(N) // 5, r.choice(N // 5, -(-n // 5), replace=False))), dict(clusters=pd.Series(np.arange(N) // 5, index=idx))
+                jd, gd = pd.Series(np.where(y, r.random(N) < 0.9, r.random(N) < 0.4).astype(int), index=idx), pd.Series(y.astype(int), index=idx)
+            ci = corrected_score(jd, gd.iloc[np.sort(g)], **extra).ci
+            hw.append(float(np.max(np.asarray(ci).reshape(-1, 2) @ [-0.5, 0.5])))
+        return np.mean(hw), np.std(hw, ddof=1) / np.sqrt(reps)
+    plans = {"clusters": score_budget(0.06, **DESIGN, icc=0.3 * 0.21 * (1 - 0.56 * 0.5) ** 2 / 0.1512, cluster_size=5, n_items=N),
+             "classes": score_budget(0.05, shares=[0.5, 0.3, 0.2], correlation=0.6, n_items=N)}
+    for kind, plan in plans.items():
+        m, se = run(kind, plan.n_headline)
+        assert abs(m - plan.half_width) <= 3 * se + plan.half_width / plan.n_headline, (kind, m, se)
+    assert run("classes", int(0.85 * plans["classes"].n_headline), 4)[0] > 0.05 * 1.04
