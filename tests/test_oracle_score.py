@@ -87,16 +87,112 @@ def test_result_rows_and_inputs_unchanged():
     (lambda j, a: corrected_score(j, Annotations.from_wide(a.to_wide().iloc[:, :2]), estimand="oracle"), "at least 3 labels per gold item"),
     (lambda j, a: corrected_score(j, a, estimand="oracle", clusters=pd.Series(np.arange(len(j)) // 5, index=j.index)), "`clusters` and `strata` are not supported"),
     (lambda j, a: corrected_score(j, a, estimand="oracle", headline="betting"), "the true label is latent"),
-    (lambda j, a: corrected_score(j, a, estimand="oracle", kind="rating"), "needs a pass/fail outcome"),
+    (lambda j, a: corrected_score(j, a, estimand="oracle", kind="rating"), "needs a pass/fail outcome or classes"),
 ])
 def test_refused_where_not_identified(make, message):
     _, judge, ann = study(100, 0.0, 2, N=500)
     with pytest.raises(ValueError, match=message): make(judge, ann)
 
 
-def test_two_word_labels_need_positive():
-    "Labels 'pass'/'fail' without positive= are two classes, not a pass rate: refused with the hint to name the passing label."
-    _, judge, ann = study(100, 0.0, 3, N=500)
+def test_two_word_labels_are_two_class_shares():
+    "Labels 'pass'/'fail' without positive= are two classes: the multi-class fit's 'pass' share is the binary oracle's estimate (to 1e-6), its interval Bonferroni-wider."
+    _, judge, ann = study(300, 0.0, 3, N=3000)
     words = {0: "fail", 1: "pass"}
-    with pytest.raises(ValueError, match="Name the passing label with positive="):
-        corrected_score(judge.map(words), Annotations.from_wide(ann.to_wide().replace(words)), estimand="oracle")
+    two = corrected_score(judge.map(words), Annotations.from_wide(ann.to_wide().replace(words)), estimand="oracle")
+    one = corrected_score(judge, ann, estimand="oracle")
+    assert two.kind == "classes" and list(two.estimate.index) == ["fail", "pass"]
+    assert two.estimate["pass"] == pytest.approx(one.estimate, abs=1e-6) and two.estimate.sum() == pytest.approx(1, abs=1e-6)
+    lo, hi = one.ci
+    assert two.ci.loc["pass", "lower"] < lo and two.ci.loc["pass", "upper"] > hi   # each class at 97.5 %: simultaneous over 2
+
+
+def em_by_hand(L, C, tol=1e-10, max_iter=5000):
+    "Dawid-Skene EM written item by item with plain loops (independent of the library's matrix code): shares, confusion matrices, posteriors."
+    n, K = len(L), len(L[0])
+    q = []
+    for row in L:                                                          # start: each item's shares of its labels
+        got = [l for l in row if l >= 0]
+        q.append([got.count(c) / len(got) for c in range(C)])
+    for _ in range(max_iter):
+        pi = [sum(q[i][c] for i in range(n)) / n for c in range(C)]
+        th = [[[0.0] * C for _ in range(C)] for _ in range(K)]
+        for i in range(n):
+            for k in range(K):
+                if L[i][k] >= 0:
+                    for c in range(C): th[k][c][L[i][k]] += q[i][c]
+        th = [[[max(v / sum(r), 1e-12) for v in r] for r in m] for m in th]
+        new = []
+        for i in range(n):
+            w = [np.log(pi[c]) + sum(np.log(th[k][c][L[i][k]]) for k in range(K) if L[i][k] >= 0) for c in range(C)]
+            top = max(w)
+            e = [np.exp(v - top) for v in w]
+            new.append([v / sum(e) for v in e])
+        moved = max(abs(a - b) for r, s in zip(new, q) for a, b in zip(r, s))
+        q = new
+        if moved < tol: break
+    return np.array(pi), np.array(th), np.array(q)
+
+
+def three_class_labels(n, seed, acc=(0.8, 0.7, 0.75), missing=0.1):
+    r = np.random.default_rng(seed)
+    t = r.choice(3, n, p=[0.5, 0.3, 0.2])
+    L = np.where(r.random((n, 3)) < acc, t[:, None], (t[:, None] + r.integers(1, 3, (n, 3))) % 3)
+    L[r.random((n, 3)) < missing] = -1
+    L[:, 0] = np.where(L[:, 0] < 0, t, L[:, 0])                          # every item keeps at least one label
+    return t, L
+
+
+def test_dawid_skene_matches_an_independent_em():
+    "The library's EM (three classes, labels missing) equals a loop-by-loop EM written here: shares, confusion matrices and posteriors to 1e-6."
+    from humancert.system_score.corrected_score import dawid_skene
+    _, L = three_class_labels(80, 11)
+    pi, th, q, _ = dawid_skene(L, 3)
+    hp, hth, hq = em_by_hand(L.tolist(), 3)
+    np.testing.assert_allclose(pi, hp, atol=1e-6)
+    np.testing.assert_allclose(th, hth, atol=1e-6)
+    np.testing.assert_allclose(q, hq, atol=1e-6)
+
+
+def test_label_switching_rule_names_classes_back():
+    "A fit with its latent classes permuted is named back by the summed-diagonal assignment."
+    from humancert.system_score.corrected_score import dawid_skene, ds_named
+    _, L = three_class_labels(300, 12)
+    pi, th, q, _ = dawid_skene(L, 3)
+    perm = [1, 2, 0]
+    named = ds_named(pi[perm], th[:, perm], q[:, perm])
+    for a, b in zip(named, ds_named(pi, th, q)): np.testing.assert_allclose(a, b, atol=0)
+    assert (np.einsum("kcc->kc", named[1]) > 0.5).all()
+
+
+def classes_study(n, hard, seed, N=6000):
+    "Three classes (shares 0.5, 0.3, 0.2), a judge right 80 %, three annotators right 85/80/75 % on n gold items (the same wrong class together on a `hard` share)."
+    r = np.random.default_rng(seed)
+    t = r.choice(3, N, p=[0.5, 0.3, 0.2])
+    lab = np.where(r.random((N, 3)) < [0.85, 0.8, 0.75], t[:, None], (t[:, None] + r.integers(1, 3, (N, 3))) % 3)
+    h = r.random(N) < hard
+    lab[h] = ((t[h] + 1) % 3)[:, None]
+    idx, names = pd.Index([f"i{k}" for k in range(N)]), np.array(list("abc"))
+    judge = pd.Series(names[np.where(r.random(N) < 0.8, t, (t + r.integers(1, 3, N)) % 3)], index=idx)
+    gi = r.choice(N, n, replace=False)
+    return pd.Series(np.bincount(t, minlength=3) / N, index=list("abc")), judge, Annotations.from_wide(pd.DataFrame(names[lab[gi]], index=idx[gi]))
+
+
+def test_class_shares_small_case_model_true_and_wrong():
+    "A small case (the cached study in nb 60 has the coverage): with independent annotators the simultaneous intervals hold every true share and each is within 0.06 of the truth; with annotators wrong together on 20 % of items they miss."
+    truth, judge, ann = classes_study(2000, 0.0, 21)
+    res = corrected_score(judge, ann, estimand="oracle")
+    ci = res.ci
+    assert res.kind == "classes" and res.headline == "PPI++" and "Dawid-Skene" in res.estimand
+    assert ((ci.lower <= truth) & (truth <= ci.upper)).all() and (abs(res.estimate - truth) < 0.06).all()
+    assert ((ci.upper - ci.lower) < 0.12).all()                             # power: the intervals are informative
+    assert any("Bonferroni" in n for n in res.notes) and any("largest entry on the diagonal" in n for n in res.notes)
+    truth, judge, ann = classes_study(2000, 0.2, 22)
+    ci = corrected_score(judge, ann, estimand="oracle").ci
+    assert not ((ci.lower <= truth) & (truth <= ci.upper)).all()
+
+
+def test_class_unseen_by_the_annotators_is_refused():
+    truth, judge, ann = classes_study(200, 0.0, 23, N=1000)
+    judge = judge.copy(); judge.iloc[:5] = "d"
+    with pytest.raises(ValueError, match="by no annotator on the gold items"):
+        corrected_score(judge, ann, estimand="oracle")

@@ -6,8 +6,9 @@ Docs: https://humancert.github.io/humancert/system_score/corrected_score.html.md
 
 # %% auto #0
 __all__ = ['CAP', 'ROW_ORDER', 'KINDS', 'ESTIMANDS', 'ASYMPTOTIC', 'HEADLINES', 'BETTING_BELOW', 'RARE_COUNT', 'ORACLE_TEXT',
-           'ORACLE_ASSUMES', 'ppi_lambda', 'ppi_mean', 'rogan_gladen', 'betting_ci', 'CorrectedScore',
-           'corrected_score', 'latent_class', 'lc_loglik', 'lc_influence', 'oracle_rows']
+           'ORACLE_ASSUMES', 'ORACLE_CLASSES_TEXT', 'ppi_lambda', 'ppi_mean', 'rogan_gladen', 'betting_ci',
+           'CorrectedScore', 'corrected_score', 'latent_class', 'lc_loglik', 'lc_influence', 'oracle_rows',
+           'dawid_skene', 'ds_loglik', 'ds_named', 'ds_influence', 'oracle_shares']
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #6e96649e
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy import stats
+from scipy.optimize import linear_sum_assignment
 
 from ..data.annotations import Annotations, check_confidence
 from ..agreement.clusters import cluster_variance as _groups_var   # Liang-Zeger, shared (notebook 03)
@@ -535,6 +537,68 @@ def oracle_rows(L, # n x K gold labels (1: pass, 0: fail, NaN: missing), every r
     est = lam * f_all.mean() + np.mean(q - lam * f_gold)
     return _wald(float(pi), v0, alpha), _wald(float(est), v1, alpha), lam, (float(pi), se, sp)
 
+# %% ../../nbs/system_score/60_corrected_score.ipynb #c1a55e02
+def _one_hot(L, C):
+    "n x K x C indicators of the labels (codes 0..C-1; -1 where missing: all zero)."
+    return (np.asarray(L)[:, :, None] == np.arange(C)).astype(np.float64)
+
+def dawid_skene(L:np.ndarray, # n x K class codes 0..C-1 (-1 where annotator k did not label item i)
+                C:int, # the number of classes
+                tol:float=1e-10, # stop when no posterior moves more than this
+                max_iter:int=5000, # EM steps at most
+               ) -> tuple:
+    "Multi-class Dawid-Skene fit by EM: (class shares (C,), confusion matrices K x C x C (row: true class, column: label given), posteriors P(T_i = c | labels) (n x C), EM steps)."
+    X = _one_hot(L, C); n, K, _ = X.shape
+    Xf = X.reshape(n, K * C)
+    q = X.sum(1) / np.maximum(X.sum((1, 2)), 1)[:, None]                  # start: each item's shares of its labels
+    for it in range(1, max_iter + 1):
+        pi = np.clip(q.mean(0), 1e-12, None); pi = pi / pi.sum()
+        cnt = (q.T @ Xf).reshape(C, K, C).transpose(1, 0, 2)               # expected (true c, label l) counts per annotator
+        th = np.clip(cnt / np.maximum(cnt.sum(2, keepdims=True), 1e-300), 1e-12, None)
+        th = th / th.sum(2, keepdims=True)
+        la = np.log(pi) + Xf @ np.log(th).transpose(0, 2, 1).reshape(K * C, C)   # log P(T_i = c, labels_i)
+        new = np.exp(la - la.max(1, keepdims=True)); new /= new.sum(1, keepdims=True)
+        done = np.max(np.abs(new - q)) < tol
+        q = new
+        if done: break
+    return pi, th, q, it
+
+def ds_loglik(L, pi, th):
+    "Log-likelihood of a Dawid-Skene fit (class shares, confusion matrices) on the class codes L."
+    X = _one_hot(L, len(pi))
+    la = np.log(pi) + np.einsum("ikl,kcl->ic", X, np.log(th))
+    return float(np.logaddexp.reduce(la, axis=1).sum())
+
+# %% ../../nbs/system_score/60_corrected_score.ipynb #c1a55e05
+def ds_named(pi, th, q):
+    "The latent classes named by the assignment maximising the annotators' summed diagonal (the label-switching rule): (shares, confusion matrices, posteriors) reordered."
+    latent, name = linear_sum_assignment(-th.sum(0))                       # latent class j is named name[j]
+    order = latent[np.argsort(name)]                                        # the latent class behind each name
+    return pi[order], th[:, order, :], q[:, order]
+
+def ds_influence(L, pi, th, q, y_minus):
+    "n x C: each gold item's influence on mean(q_c - lambda_c f_c) (y_minus: n x C), its own term plus the fit's (scores in softmax logits, outer-product information, pseudo-inverse)."
+    X = _one_hot(L, len(pi)); n, K, C = X.shape
+    R = X[:, :, None, :] - (np.asarray(L) >= 0)[:, :, None, None] * th[None]   # d log Theta_k[c, l_ik] / d xi_{k,c}: n x K x C x C
+    D = np.concatenate([np.broadcast_to(np.eye(C) - pi, (n, C, C)),        # d log A_ic / d (eta, xi): n x C x (C + K C C)
+                        np.einsum("ikcm,cj->ickjm", R, np.eye(C)).reshape(n, C, K * C * C)], 2)
+    s = np.einsum("ic,icp->ip", q, D)                                      # per-item scores (sum 0 at the MLE)
+    G = np.einsum("ic,icp->cp", q, D - s[:, None, :]) / n                  # d mean(q_c) / d theta
+    return (y_minus - y_minus.mean(0)) / n + s @ np.linalg.pinv(s.T @ s) @ G.T
+
+def oracle_shares(L, # n x K class codes of the gold items (-1: missing), every row with 3 labels or more
+                  C:int, # the number of classes
+                  f_gold, f_all, # the judge's one-hot classes on the gold items (n x C) and on all N items (N x C)
+                  alpha:float, # 1 - the level of each class's interval (Bonferroni: divide by C first)
+                 ) -> tuple:
+    "The oracle class shares under Dawid-Skene: ([(estimate, lower, upper)] per class of the gold-only shares, of PPI++ on the posteriors), lambdas, and the fit (shares, confusion matrices); delta-method normal intervals."
+    pi, th, q = ds_named(*dawid_skene(L, C)[:3])
+    lam = np.array([ppi_lambda(q[:, c], f_gold[:, c], f_all[:, c]) for c in range(C)])
+    v0 = (ds_influence(L, pi, th, q, q) ** 2).sum(0)
+    v1 = lam ** 2 * f_all.var(0) / len(f_all) + (ds_influence(L, pi, th, q, q - lam * f_gold) ** 2).sum(0)
+    est = lam * f_all.mean(0) + (q - lam * f_gold).mean(0)
+    return [_wald(float(pi[c]), v0[c], alpha) for c in range(C)], [_wald(float(est[c]), v1[c], alpha) for c in range(C)], lam, (pi, th)
+
 # %% ../../nbs/system_score/60_corrected_score.ipynb #a0e6482b
 ORACLE_TEXT = ("the oracle (true) label, under a latent-class model: annotators conditionally independent given the truth, each with "
                "its own sensitivity and specificity (two-class Dawid-Skene, fitted by EM on the gold items); the judge is not a rater in it")
@@ -542,20 +606,19 @@ ORACLE_ASSUMES = ("gold items a uniform random sample of the judged items; the l
                   "independent given the true label, >= 3 labels per gold item, better than chance on average)")
 
 def _oracle_score(judge, gold, kind, positive, confidence, clusters, strata, headline):
-    "corrected_score with estimand='oracle': judge only, the latent-class prevalence of the gold items, and PPI++ on their posteriors, with delta-method intervals."
+    "corrected_score with estimand='oracle': judge only, the latent-class prevalence of the gold items, and PPI++ on their posteriors, with delta-method intervals (class shares: `_oracle_classes`)."
     if clusters is not None or strata is not None:
         raise ValueError("estimand='oracle' assumes independent gold items: `clusters` and `strata` are not supported with it; "
                          "use estimand='majority' or 'average annotator' with them.")
     if headline == "betting": raise ValueError("headline='betting' needs observed outcomes; with estimand='oracle' the true label is latent: use 'PPI++' or 'auto'.")
     notes = []
-    kind, _, _, pos, F, _ = _prepare(judge, gold, kind, positive, None, "average annotator", notes)
-    if kind != "binary":
-        hint = " Name the passing label with positive=... if the labels are two words." if kind == "classes" else ""
-        raise ValueError(f"estimand='oracle' fits a two-class latent-class model, so it needs a pass/fail outcome; got kind={kind!r}.{hint} "
-                         "Use 'majority' or 'average annotator' for class shares and ratings.")
-    classes = list(gold.classes)
-    pl = positive if positive is not None else next(c for c in classes if c in (1, True))
+    kind, outcomes, _, pos, F, _ = _prepare(judge, gold, kind, positive, None, "average annotator", notes)
+    if kind == "rating":
+        raise ValueError("estimand='oracle' fits a latent-class model, so it needs a pass/fail outcome or classes; got kind='rating'. "
+                         "Pass kind='classes' to take each rating as a class, or use 'majority' / 'average annotator' for the mean rating.")
     wide = gold.to_wide().reindex(judge.index[pos])
+    if kind == "classes": return _oracle_classes(wide, outcomes, pos, F, confidence, notes)
+    pl = positive if positive is not None else next(c for c in gold.classes if c in (1, True))
     L = np.where(wide.isna().to_numpy(), np.nan, (wide == pl).to_numpy(dtype=np.float64))
     g, p, lam, (pi, se, sp) = oracle_rows(L, F[pos, 0], F[:, 0], 1 - confidence)
     how = f"{ASYMPTOTIC} (delta method, the latent-class fit's uncertainty included)"
@@ -567,3 +630,40 @@ def _oracle_score(judge, gold, kind, positive, confidence, clusters, strata, hea
     notes.append(f"latent-class fit on {len(pos)} gold items x {L.shape[1]} annotators: sensitivity {se.min():.2f}-{se.max():.2f}, "
                  f"specificity {sp.min():.2f}-{sp.max():.2f}; the judge is not in the model, so its errors may correlate with the annotators'")
     return CorrectedScore("binary", ORACLE_TEXT, confidence, "PPI++", df, len(pos), len(F), (0.0, 1.0), tuple(notes))
+
+# %% ../../nbs/system_score/60_corrected_score.ipynb #c1a55e08
+ORACLE_CLASSES_TEXT = ("the oracle (true) class, under a latent-class model: annotators conditionally independent given the true class, "
+                       "each with its own confusion matrix (Dawid-Skene, fitted by EM on the gold items; classes named by the assignment "
+                       "maximising the annotators' summed diagonal); the judge is not a rater in it")
+
+def _dominance_note(th, outcomes, names):
+    "Whether every annotator's fitted confusion matrix has its largest entry on the diagonal of every row (the naming rule's sufficient premise)."
+    weak = [(names[k], outcomes[c]) for k in range(len(th)) for c in range(len(outcomes)) if th[k, c, c] < th[k, c].max()]
+    if not weak: return "every annotator's fitted confusion matrix has its largest entry on the diagonal of every row (classes named safely)"
+    return (f"fitted annotators no better than chance on some classes ({', '.join(f'{a} on {c!r}' for a, c in weak[:4])}): the naming of "
+            "the latent classes rests on the others; check that the estimated shares make sense")
+
+def _oracle_classes(wide, outcomes, pos, F, confidence, notes):
+    "corrected_score with estimand='oracle' for class shares: Dawid-Skene on the gold items, PPI++ on each class's posterior, Bonferroni over the classes."
+    given = set(v for v in wide.to_numpy().ravel() if not pd.isna(v))
+    unseen = [c for c in outcomes if c not in given]
+    if unseen: raise ValueError(f"estimand='oracle': class(es) {unseen} are given by the judge but by no annotator on the gold items, so the "
+                                "latent-class model cannot place them; map them to a class the annotators use, or use 'majority' / 'average annotator'.")
+    C, code = len(outcomes), {c: k for k, c in enumerate(outcomes)}
+    L = np.stack([wide[a].map(code).fillna(-1).to_numpy(dtype=int) for a in wide.columns], 1)
+    alpha = (1 - confidence) / C
+    g, p, lam, (pi, th) = oracle_shares(L, C, F[pos], F, alpha)
+    how = f"{ASYMPTOTIC} (delta method, the latent-class fit's uncertainty included)"
+    rows = []
+    for c, name in enumerate(outcomes):
+        rows += [(name, "PPI++", *p[c], len(pos), f"{how}; lambda {lam[c]:.3f} tuned on the gold items' posteriors", ORACLE_ASSUMES),
+                 (name, "gold only", *g[c], len(pos), f"{how}; the gold items' latent-class share", ORACLE_ASSUMES),
+                 (name, "judge only", *_wald(F[:, c].mean(), _groups_var(F[:, c], None), alpha), len(F),
+                  "biased: the judge's own rate, not the truth", "nothing about the truth: the judge's labels taken as they are")]
+    df = pd.DataFrame(rows, columns=["outcome", "method", "estimate", "lower", "upper", "n", "guarantee", "assumes"])
+    diag = np.einsum("kcc->kc", th)
+    notes += [f"latent-class fit on {len(pos)} gold items x {L.shape[1]} annotators, {C} classes: diagonal of the confusion matrices "
+              f"{diag.min():.2f}-{diag.max():.2f}; the judge is not in the model, so its errors may correlate with the annotators'",
+              _dominance_note(th, outcomes, list(wide.columns)),
+              f"intervals simultaneous over the {C} classes (Bonferroni: each at {1 - alpha:.4g})"]
+    return CorrectedScore("classes", ORACLE_CLASSES_TEXT, confidence, "PPI++", df, len(pos), len(F), (0.0, 1.0), tuple(notes))
