@@ -149,12 +149,18 @@ def test_class_shares_hand_case():
 
 
 def test_planned_designs_reach_the_target_through_corrected_score():
-    "Seeded studies at each plan (clusters: residual ICC 0.216 assumed; strata: Neyman; class shares: correlation 0.6 exactly): mean headline half-width within 3 SE (+ one label) of the target, and the plan's n is not wasteful (85 % of it misses)."
+    "Seeded studies at each plan, through corrected_score (clusters: residual ICC 0.216 assumed; strata: Neyman from the strata's exact moments; class shares: correlation 0.6 exactly): mean headline half-width within 3 SE (+ one label) of the target, and the plan's n is not wasteful (85 % of it misses)."
     N, r, idx = 4000, np.random.default_rng(17), pd.Index(np.arange(4000))
     def run(kind, n, reps=8):
         hw = []
         for _ in range(reps):
-            if kind == "classes":
+            if kind == "strata":
+                st = np.arange(N) < N // 4
+                y = r.random(N) < np.where(st, 0.4, 0.9)
+                g = np.r_[r.choice(np.flatnonzero(st), n[0], replace=False), r.choice(np.flatnonzero(~st), n[1], replace=False)]
+                extra = dict(strata=pd.Series(np.where(st, "a", "b"), index=idx))
+                jd, gd = pd.Series(np.where(y, r.random(N) < 0.9, r.random(N) < 0.4).astype(int), index=idx), pd.Series(y.astype(int), index=idx)
+            elif kind == "classes":
                 t = r.choice(3, N, p=[0.5, 0.3, 0.2]); f = np.where(r.random(N) < 0.6, t, r.choice(3, N, p=[0.5, 0.3, 0.2]))
                 jd, gd, g, extra = pd.Series(np.array(list("abc"))[f], index=idx), pd.Series(np.array(list("abc"))[t], index=idx), r.choice(N, n, replace=False), {}
             else:
@@ -164,9 +170,12 @@ def test_planned_designs_reach_the_target_through_corrected_score():
             ci = corrected_score(jd, gd.iloc[np.sort(g)], **extra).ci
             hw.append(float(np.max(np.asarray(ci).reshape(-1, 2) @ [-0.5, 0.5])))
         return np.mean(hw), np.std(hw, ddof=1) / np.sqrt(reps)
+    sd = lambda p: (lambda b: (np.sqrt(b["var_y"]), np.sqrt(b["var_y"] - b["cov"] ** 2 / b["var_f"])))(_binary_pilot(p, 0.9, 0.6))
+    strata = pd.DataFrame([(0.25, *sd(0.4)), (0.75, *sd(0.9))], columns=["weight", "sd_gold", "sd_ppi"], index=["a", "b"])
     plans = {"clusters": score_budget(0.06, **DESIGN, icc=0.3 * 0.21 * (1 - 0.56 * 0.5) ** 2 / 0.1512, cluster_size=5, n_items=N),
+             "strata": score_budget(0.05, strata=strata),
              "classes": score_budget(0.05, shares=[0.5, 0.3, 0.2], correlation=0.6, n_items=N)}
     for kind, plan in plans.items():
-        m, se = run(kind, plan.n_headline)
+        m, se = run(kind, plan.by.labels_ppi.tolist() if kind == "strata" else plan.n_headline)
         assert abs(m - plan.half_width) <= 3 * se + plan.half_width / plan.n_headline, (kind, m, se)
     assert run("classes", int(0.85 * plans["classes"].n_headline), 4)[0] > 0.05 * 1.04

@@ -1,4 +1,4 @@
-"""Gold labels needed for a target half-width of the corrected score, from a pilot's measure of the judge (or assumed values): gold only against PPI++, the effective sample size the judge buys, the Dorner-Nastl-Hardt bound on it, and the n for the interval `corrected_score` will actually print.
+"""Gold labels needed for a target half-width of the corrected score, from a pilot's measure of the judge (or assumed values): gold only against PPI++, the effective sample size the judge buys, the Dorner-Nastl-Hardt bound on it, and the n for the interval `corrected_score` will actually print; with clusters (design effect), strata (Neyman allocation) or class shares (simultaneous).
 
 Docs: https://humancert.github.io/humancert/system_score/score_budget.html.md"""
 
@@ -89,7 +89,7 @@ def _pairs_pilot(judge, gold, scale, notes, clusters=None, strata=None):
 # %% ../../nbs/system_score/62_score_budget.ipynb #3451532c
 def _result_pilot(res:CorrectedScore, notes):
     "Moments from a CorrectedScore: binary from its gold-only rate and Rogan-Gladen's sensitivity and specificity; else from its widths."
-    if res.kind == "classes": raise ValueError("`pilot`: class shares need one budget per class; pass each class's 0/1 indicator as a binary pilot.")
+    if res.kind == "classes": raise ValueError("`pilot`: a CorrectedScore of class shares does not carry the judge's agreement per class; pass the (judge, gold) pair it was computed from.")
     rows = res.rows.set_index("method")
     if "clusters" in rows.assumes.iloc[0] or "stratum" in rows.assumes.iloc[0]:
         raise ValueError("`pilot`: a CorrectedScore with clusters or strata; plan from a (judge, gold) pilot of independent items instead.")
