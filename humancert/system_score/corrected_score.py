@@ -579,11 +579,10 @@ def ds_named(pi, th, q):
 def ds_influence(L, pi, th, q, y_minus):
     "n x C: each gold item's influence on mean(q_c - lambda_c f_c) (y_minus: n x C), its own term plus the fit's (scores in softmax logits, outer-product information, pseudo-inverse)."
     X = _one_hot(L, len(pi)); n, K, C = X.shape
-    R = X[:, :, None, :] - (np.asarray(L) >= 0)[:, :, None, None] * th[None]   # d log Theta_k[c, l_ik] / d xi_{k,c}: n x K x C x C
-    D = np.concatenate([np.broadcast_to(np.eye(C) - pi, (n, C, C)),        # d log A_ic / d (eta, xi): n x C x (C + K C C)
-                        np.einsum("ikcm,cj->ickjm", R, np.eye(C)).reshape(n, C, K * C * C)], 2)
-    s = np.einsum("ic,icp->ip", q, D)                                      # per-item scores (sum 0 at the MLE)
-    G = np.einsum("ic,icp->cp", q, D - s[:, None, :]) / n                  # d mean(q_c) / d theta
+    qR = q[:, None, :, None] * (X[:, :, None, :] - (np.asarray(L) >= 0)[:, :, None, None] * th[None])   # q_ic d log Theta_k[c, l_ik] / d xi_{k,c}
+    s = np.concatenate([q - pi, qR.reshape(n, -1)], 1)                    # per-item scores in (eta, xi) (sum 0 at the MLE)
+    Gx = np.einsum("kcm,cj->ckjm", qR.sum(0), np.eye(C)) - np.einsum("ic,ikjm->ckjm", q, qR)
+    G = np.concatenate([np.diag(q.sum(0)) - q.T @ q, Gx.reshape(C, -1)], 1) / n   # d mean(q_c) / d (eta, xi)
     return (y_minus - y_minus.mean(0)) / n + s @ np.linalg.pinv(s.T @ s) @ G.T
 
 def oracle_shares(L, # n x K class codes of the gold items (-1: missing), every row with 3 labels or more
