@@ -179,3 +179,14 @@ def test_planned_designs_reach_the_target_through_corrected_score():
         m, se = run(kind, plan.by.labels_ppi.tolist() if kind == "strata" else plan.n_headline)
         assert abs(m - plan.half_width) <= 3 * se + plan.half_width / plan.n_headline, (kind, m, se)
     assert run("classes", int(0.85 * plans["classes"].n_headline), 4)[0] > 0.05 * 1.04
+
+
+def test_class_shares_with_clusters_or_strata_refused():
+    "A pilot of classes with clusters, an ICC or strata is refused (not silently planned as independent items)."
+    r, idx = np.random.default_rng(5), pd.Index([f"i{k}" for k in range(600)])
+    judge = pd.Series(np.array(list("abc"))[r.integers(0, 3, 600)], index=idx)
+    gold = judge.iloc[:150].where(r.random(150) < 0.8, "a")
+    for kw in (dict(clusters=pd.Series(np.arange(600) // 5, index=idx)), dict(icc=0.2, cluster_size=4), dict(strata=pd.Series(np.arange(600) % 2, index=idx))):
+        with pytest.raises(ValueError, match="class shares with `clusters`, `icc` or `strata`"):
+            score_budget(0.05, (judge, gold), reps=0, **kw)
+    assert score_budget(0.05, (judge, gold), reps=0).design.startswith("class shares")

@@ -388,6 +388,8 @@ def score_budget(half_width:float, # target half-width of the interval, in the o
     N = n_items if n_items is not None else p.get("n_items")
     z = float(stats.norm.ppf(1 - (1 - confidence) / 2))
     if "strata" in p: return _strata_budget(h, p, z, confidence, source, notes, seed)
+    if "classes" in p and (clusters is not None or icc is not None or strata is not None):
+        raise ValueError("class shares with `clusters`, `icc` or `strata` are not planned here: plan each class's 0/1 indicator as a binary pilot with them.")
     if "classes" in p: return _classes_budget(h, p, N, confidence, source, notes, seed)
     Ninf, cap = np.inf if N is None else float(N), int(N) if N is not None else 10 ** 9
     dg, dp, m = _cluster_plan(p, icc, cluster_size, notes) or (1.0, 1.0, None)
