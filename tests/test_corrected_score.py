@@ -1,7 +1,7 @@
 """The judged system's corrected score (issue 43 items 1-3): peers, coverage of the public function, estimands, bad input.
 
 * PPI++ equals ppi_py's `ppi_mean_pointestimate` / `ppi_mean_ci` to 1e-9 on the same data and lambda (ppi_python is a
-  test-only peer that is not in the dev extra: it needs numba and llvmlite; the test is skipped, saying so, without it).
+  test-only peer pinned in the dev extra with numba and llvmlite; the test is skipped, saying so, where it is absent).
 * Rogan-Gladen's point estimate equals judgy's `estimate_success_rate` (judgy is pinned in the dev extra).
 * Coverage of the headline interval through `corrected_score` with its defaults, in the issue's design and the skewed
   one, at n = 100 (the full grid is the cached study nbs/cache/60_score_coverage.csv, benchmarks/score_coverage.py),
@@ -40,8 +40,8 @@ def row(res, method):
 
 
 def test_ppi_equals_ppi_py():
-    ppi = pytest.importorskip("ppi_py", reason="ppi_python (test-only peer; needs numba) is not installed: "
-                              "pip install ppi_python==0.2.3 to run this cross-check")
+    ppi = pytest.importorskip("ppi_py", reason="ppi_python (test-only peer in the dev extra; needs numba and llvmlite) is not "
+                              "installed: pip install -e '.[dev]' to run this cross-check")
     rng = np.random.default_rng(3)
     for p, n in ((0.7, 100), (0.4, 500)):
         t, judge, gold = study(rng, n, p)
@@ -65,6 +65,15 @@ def test_ppi_equals_ppi_py():
     np.testing.assert_allclose([r.estimate, r.lower, r.upper],
                                [float(np.squeeze(ppi.ppi_mean_pointestimate(tr[g], jr[g], jr, lam=lam))), float(np.squeeze(lo)), float(np.squeeze(hi))],
                                rtol=0, atol=1e-9)
+
+
+def test_dev_extra_pins_ppi_python():
+    "The PPI++ cross-check above runs wherever the dev extra is installed: ppi_python and what it needs are pinned there."
+    import tomllib
+    from pathlib import Path
+    dev = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    pins = dict(d.split("==") for d in dev if "==" in d)
+    assert {"ppi_python", "numba", "llvmlite"} <= set(pins), sorted(pins)
 
 
 def test_rogan_gladen_equals_judgy():
