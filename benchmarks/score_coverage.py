@@ -2,7 +2,9 @@
 
 Makes nbs/cache/60_score_coverage.csv, read by nbs/system_score/60_corrected_score.ipynb:
 
-    nice python benchmarks/score_coverage.py [--reps 1000] [--out nbs/cache/60_score_coverage.csv]
+    nice python benchmarks/score_coverage.py [--reps 1000] [--out nbs/cache/60_score_coverage.csv] [--designs clustered,...]
+
+(--designs: only those designs are run; their rows replace theirs in --out, the other designs' rows are kept.)
 
 Each cell (design, n) draws `reps` populations of N = 4,000 judged items, labels n of them (a uniform random subset, or
 whole clusters of 5 in the clustered designs), calls `corrected_score` with its default arguments (and `clusters=` in
@@ -116,12 +118,15 @@ def main():
     ap.add_argument("--designs", default=",".join(DESIGNS))
     ap.add_argument("--ns", default="50,100,300,1000")
     a = ap.parse_args()
-    rows, t0 = [], time.time()
-    for design in a.designs.split(","):
+    rows, t0, run = [], time.time(), a.designs.split(",")
+    old = pd.read_csv(a.out) if Path(a.out).exists() else pd.DataFrame(columns=["design"])
+    kept = old[~old.design.isin(run)].to_dict("records")          # the designs not run keep their rows
+    for design in run:
         for n in map(int, a.ns.split(",")):
             rows += cell(design, n, a.reps, seed=1000 * list(DESIGNS).index(design) + n)   # the same seed whichever designs are run
             print(f"{design:>28} n={n:<5} {time.time() - t0:7.0f} s", flush=True)
-            pd.DataFrame(rows).to_csv(a.out, index=False)
+            out = pd.DataFrame(kept + rows)
+            out.iloc[np.argsort([list(DESIGNS).index(d) for d in out.design], kind="stable")].to_csv(a.out, index=False)
 
 
 if __name__ == "__main__":

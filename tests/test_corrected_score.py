@@ -1,14 +1,17 @@
 """The judged system's corrected score (issue 43 items 1-3): peers, coverage of the public function, estimands, bad input.
 
 * PPI++ equals ppi_py's `ppi_mean_pointestimate` / `ppi_mean_ci` to 1e-9 on the same data and lambda (ppi_python is a
-  test-only peer that is not in the dev extra: it needs numba and llvmlite; the test is skipped, saying so, without it).
+  test-only peer pinned in the dev extra with numba and llvmlite; the test is skipped, saying so, where it is absent).
 * Rogan-Gladen's point estimate equals judgy's `estimate_success_rate` (judgy is pinned in the dev extra).
+* On truescore's own example file (tests/data), truescore's PPI++ point differs from corrected_score's by exactly the judge
+  averaged over the unlabelled items instead of all items (and its own lambda): same estimand, another estimator.
 * Coverage of the headline interval through `corrected_score` with its defaults, in the issue's design and the skewed
   one, at n = 100 (the full grid is the cached study nbs/cache/60_score_coverage.csv, benchmarks/score_coverage.py),
   with a width check beside it; clusters: ignoring them under-covers, `clusters=` does not.
 """
 import dataclasses
 import inspect
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,7 +20,7 @@ import pytest
 from humancert import CorrectedScore, corrected_score
 from humancert.data.annotations import Annotations
 from humancert.certification.gold_certificate import hashed_order
-from humancert.system_score.corrected_score import betting_ci, ppi_lambda
+from humancert.system_score.corrected_score import betting_ci, ppi_lambda, ppi_mean
 
 N = 4000
 IDS = pd.Index([f"i{k}" for k in range(N)])
@@ -40,8 +43,8 @@ def row(res, method):
 
 
 def test_ppi_equals_ppi_py():
-    ppi = pytest.importorskip("ppi_py", reason="ppi_python (test-only peer; needs numba) is not installed: "
-                              "pip install ppi_python==0.2.3 to run this cross-check")
+    ppi = pytest.importorskip("ppi_py", reason="ppi_python (test-only peer in the dev extra; needs numba and llvmlite) is not "
+                              "installed: pip install -e '.[dev]' to run this cross-check")
     rng = np.random.default_rng(3)
     for p, n in ((0.7, 100), (0.4, 500)):
         t, judge, gold = study(rng, n, p)
@@ -65,6 +68,15 @@ def test_ppi_equals_ppi_py():
     np.testing.assert_allclose([r.estimate, r.lower, r.upper],
                                [float(np.squeeze(ppi.ppi_mean_pointestimate(tr[g], jr[g], jr, lam=lam))), float(np.squeeze(lo)), float(np.squeeze(hi))],
                                rtol=0, atol=1e-9)
+
+
+def test_dev_extra_pins_ppi_python():
+    "The PPI++ cross-check above runs wherever the dev extra is installed: ppi_python and what it needs are pinned there."
+    import tomllib
+    from pathlib import Path
+    dev = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    pins = dict(d.split("==") for d in dev if "==" in d)
+    assert {"ppi_python", "numba", "llvmlite"} <= set(pins), sorted(pins)
 
 
 def test_rogan_gladen_equals_judgy():
@@ -207,3 +219,34 @@ def test_rogan_gladen_interval_equals_truescore():
         e = ts.rogan_gladen_estimate(judge.to_numpy().astype(int), t[idx].astype(int), idx)
         r = row(corrected_score(judge, gold), "Rogan-Gladen")
         np.testing.assert_allclose([r.estimate, r.lower, r.upper], [e.point, e.low, e.high], rtol=0, atol=1e-9)
+
+
+# truescore's own example file: tests/data/truescore_support_eval.csv is truescore's examples/data/support_eval.csv (Apache-2.0;
+# simulated data: 4,000 support questions, an LLM judge's verdict on each, a human verdict on 600), copied unchanged (the installed
+# package does not ship it). The estimand is the same in both tools, the human verdict's pass rate over the 4,000 items, but the
+# PPI++ estimators differ: truescore averages the judge over the 3,400 unlabelled items, humancert (as ppi_py) over all 4,000,
+# and each tunes its own lambda. So the points cannot agree to 1e-9; what is checked exactly is that they differ by precisely
+# that, and that the gold-only points agree.
+TRUESCORE_EXAMPLE = Path(__file__).resolve().parent / "data" / "truescore_support_eval.csv"
+
+
+def test_ppi_on_truescores_example():
+    tc = pytest.importorskip("truescore.correct", reason="truescore (test-only peer, in the dev extra) is not installed")
+    d = pd.read_csv(TRUESCORE_EXAMPLE).set_index("example_id")
+    judge, gold = d.judge_passed, d.human_passed
+    gi = np.flatnonzero(gold.notna().to_numpy())
+    f, y = judge.to_numpy(dtype=float), gold.to_numpy()[gi]
+    ts = tc.ppi_estimate(f, y, gi, alpha=0.05)
+    rows = corrected_score(judge, gold, headline="PPI++").to_frame().set_index("method")
+    assert len(gi) == 600 and rows.loc["PPI++", "n"] == 600
+    # the gold-only points: the same gold mean
+    assert abs(rows.loc["gold only", "estimate"] - tc.gold_only_estimate(y).point) < 1e-12
+    # truescore's point is humancert's prediction-powered mean with the judge averaged over the unlabelled items, at its lambda
+    unl = np.delete(f, gi)
+    assert abs(ppi_mean(y, f[gi], unl, ts.lambda_)[0] - ts.point) < 1e-12
+    # and the two PPI++ points differ by exactly the two judge means and lambdas: l_hc (f_N - f_L) - l_ts (f_U - f_L)
+    lam = ppi_lambda(y, f[gi], f)
+    gap = lam * (f.mean() - f[gi].mean()) - ts.lambda_ * (unl.mean() - f[gi].mean())
+    assert abs((rows.loc["PPI++", "estimate"] - ts.point) - gap) < 1e-12
+    # on this file the two intervals agree to 0.001 at each end (n/N = 0.15: the two judge means are close)
+    assert abs(rows.loc["PPI++", "lower"] - ts.low) < 1e-3 and abs(rows.loc["PPI++", "upper"] - ts.high) < 1e-3

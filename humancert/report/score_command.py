@@ -73,6 +73,8 @@ def _index(df, item, system):
     if idc is None:
         if system is not None: raise ValueError("--system: rows repeat items across systems, so INPUT needs an item-id column; name it with --item.")
         return df.set_axis(pd.RangeIndex(len(df), name="row"), axis=0), None
+    out = df.set_index(idc, drop=False)
+    if system is None and out.index.is_unique: return out, idc              # pandas caches it: corrected_score's own check is then free
     key = [idc] + ([_column(df, system, "--system")] if system is not None else [])
     dup = df.duplicated(key)
     if dup.any():
@@ -80,7 +82,7 @@ def _index(df, item, system):
         per = "item and system" if system is not None else "item"
         raise ValueError(f"--item: column {str(idc)!r} repeats {v if system else v[0]!r}; INPUT needs one row per {per}"
                          + ("" if system else " (several systems in one file: name the system column with --system)") + ".")
-    return df.set_index(idc, drop=False), idc
+    return out, idc
 
 # %% ../../nbs/report/89_score_command.ipynb #0d22a60c
 def _gold_file(spec, item, index):

@@ -7,15 +7,15 @@ Docs: https://humancert.github.io/humancert/system_score/corrected_score.html.md
 # %% auto #0
 __all__ = ['CAP', 'ROW_ORDER', 'KINDS', 'ESTIMANDS', 'ASYMPTOTIC', 'HEADLINES', 'BETTING_BELOW', 'RARE_COUNT', 'ORACLE_TEXT',
            'ORACLE_ASSUMES', 'ORACLE_CLASSES_TEXT', 'ppi_lambda', 'ppi_mean', 'rogan_gladen', 'betting_ci',
-           'CorrectedScore', 'corrected_score', 'latent_class', 'lc_loglik', 'lc_influence', 'oracle_rows',
-           'dawid_skene', 'ds_loglik', 'ds_named', 'ds_influence', 'oracle_shares']
+           'cluster_betting_ci', 'CorrectedScore', 'corrected_score', 'latent_class', 'lc_loglik', 'lc_influence',
+           'oracle_rows', 'dawid_skene', 'ds_loglik', 'ds_named', 'ds_influence', 'oracle_shares']
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #6e96649e
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special   # ndtri, stdtrit: the quantiles, without the import time of scipy.stats
 from scipy.optimize import linear_sum_assignment
 
 from ..data.annotations import Annotations, check_confidence
@@ -92,19 +92,24 @@ def _log_capital(Y, X, lo, hi, N, tau, cap=CAP, ever=False):
     return np.where(np.isinf(top), top, avg)
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #7bf744db
-def _lower_limit(Y, X, lo, hi, N, alpha, grid=21, steps=12, ever=False):
-    "The smallest tau in [0, 1] whose averaged capital stays below 1/alpha (Markov on the e-value; `ever`: at every step, Ville): a grid, then bisection."
+def _smallest_kept(logcap, alpha, grid=21, steps=12):
+    "The smallest tau in [0, 1] whose log capital `logcap(taus)` stays below log(1/alpha): a grid, then bisection (the last rejected tau)."
     taus = np.linspace(0, 1, grid)
-    step = max(1, (1 << 22) // Y.size)                                      # candidates per pass: bounded memory at any n
-    ok = np.concatenate([_log_capital(Y, X, lo, hi, N, taus[i:i + step], ever=ever) for i in range(0, grid, step)]) < np.log(1 / alpha)
+    ok = logcap(taus) < np.log(1 / alpha)
     if not ok.any(): return 1.0
     k = int(np.argmax(ok))
     if k == 0: return 0.0
     a, b = taus[k - 1], taus[k]
     for _ in range(steps):
         mid = (a + b) / 2
-        a, b = (a, mid) if _log_capital(Y, X, lo, hi, N, [mid], ever=ever)[0] < np.log(1 / alpha) else (mid, b)
+        a, b = (a, mid) if logcap(np.array([mid]))[0] < np.log(1 / alpha) else (mid, b)
     return float(a)
+
+def _lower_limit(Y, X, lo, hi, N, alpha, grid=21, steps=12, ever=False):
+    "The smallest tau in [0, 1] whose averaged capital stays below 1/alpha (Markov on the e-value; `ever`: at every step, Ville)."
+    step = max(1, (1 << 22) // Y.size)                                      # candidates per pass: bounded memory at any n
+    logcap = lambda taus: np.concatenate([_log_capital(Y, X, lo, hi, N, taus[i:i + step], ever=ever) for i in range(0, len(taus), step)])
+    return _smallest_kept(logcap, alpha, grid, steps)
 
 def betting_ci(y, f_gold, f_all, alpha:float, # the gold outcomes, the judge's on them and on all N items; each side at alpha/2
                ids=None, # the gold items' ids: the bets take the items in their hashed order; None: in the order given
@@ -115,6 +120,38 @@ def betting_ci(y, f_gold, f_all, alpha:float, # the gold outcomes, the judge's o
     lo = _lower_limit(*_terms(y, f_gold, f_all, order), N, alpha / 2, ever=True)
     hi = 1 - _lower_limit(*_terms(1 - y, 1 - f_gold, 1 - f_all, order), N, alpha / 2, ever=True)
     return lo, hi
+
+# %% ../../nbs/system_score/60_corrected_score.ipynb #a547df14
+def _cluster_totals(y, f_all, gold_groups, all_groups):
+    "Per cluster code 0..G-1: sizes N_c and judge totals F_c; the gold clusters' codes and gold totals T_c. A ValueError if a gold cluster is partly labelled."
+    size = np.bincount(all_groups).astype(np.float64)
+    ftot = np.bincount(all_groups, weights=f_all, minlength=len(size))
+    gc, inv = np.unique(gold_groups, return_inverse=True)
+    part = int((np.bincount(inv) < size[gc]).sum())
+    if part: raise ValueError(f"{part} gold cluster(s) are only partly labelled; the finite-sample interval with clusters needs the gold "
+                              "drawn by cluster, every item of a gold cluster labelled.")
+    return size, ftot, gc, np.bincount(inv, weights=y)
+
+def _ratio_log_capital(ms, T, size, ftot, gc, order):
+    "log capital (running maximum, one order) against H0 'sum T_c / sum N_c <= m' for each m: bets on (T_c - m N_c + m s) / s over the clusters."
+    s, out = size.max(), []
+    for m in np.atleast_1d(ms):
+        shift = lambda tot, n: (tot - m * n + m * s) / s
+        Y, X, lo, hi = _terms(shift(T, size[gc]), shift(ftot[gc], size[gc]), shift(ftot, size), order)
+        out.append(_log_capital(Y, X, lo, hi, len(size), [m], ever=True)[0])
+    return np.array(out)
+
+def cluster_betting_ci(y, f_gold, f_all, alpha:float, # the gold outcomes, the judge's on them and on all N items; each side at alpha/2
+                       gold_groups, all_groups, # cluster codes 0..G-1 of the gold items and of all N items
+                       cluster_ids=None, # the id of each cluster code: the bets take the gold clusters in their hashed order; None: by code
+                      ) -> tuple:
+    "(lower, upper) at level 1 - alpha for the item-level mean of Y over the N judged items when whole clusters are the random draws: cluster-level betting on the ratio."
+    size, ftot, gc, T = _cluster_totals(y, f_all, gold_groups, all_groups)
+    order = (np.arange(len(gc)) if cluster_ids is None else hashed_order(np.asarray(cluster_ids, dtype=object)[gc]))[None]
+    lo = _smallest_kept(lambda ms: _ratio_log_capital(ms, T, size, ftot, gc, order), alpha / 2)
+    hi = 1 - _smallest_kept(lambda ms: _ratio_log_capital(ms, size[gc] - T, size, size - ftot, gc, order), alpha / 2)
+    return lo, hi
+
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #fcc9087b
 ROW_ORDER = ("betting", "PPI++", "Rogan-Gladen", "gold only", "judge only")
@@ -277,7 +314,7 @@ def _panel_outcomes(ann, kind, outcomes, positive, scale, estimand):
     return ann.items[keep], np.stack(cols, 1)
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #97de5d09
-def _z(alpha, df=None): return float(stats.norm.ppf(1 - alpha / 2) if df is None else stats.t.ppf(1 - alpha / 2, df))
+def _z(alpha, df=None): return float(special.ndtri(1 - alpha / 2) if df is None else special.stdtrit(df, 1 - alpha / 2))   # norm.ppf, t.ppf
 
 def _wald(est, var, alpha, clip=(0.0, 1.0), df=None):
     "(estimate, lower, upper) of est +- q sqrt(var), clipped to the outcome's range: q normal, or Student's t with `df` (clusters)."
@@ -320,9 +357,10 @@ def _outcome_rows(y, fg, fa, alpha, methods, gcl, acl, gst, ast, ids, notes):
                          f"{ASYMPTOTIC} (delta method); sensitivity {se:.3f}, specificity {sp:.3f}; estimate clipped to [0, 1]"))
         except ValueError as err: notes.append(f"Rogan-Gladen row left out: {err}")
     if "betting" in methods:
-        lo, hi = betting_ci(y, fg, fa, alpha, ids)
+        lo, hi = betting_ci(y, fg, fa, alpha, ids) if gcl is None else cluster_betting_ci(y, fg, fa, alpha, gcl, acl, ids)
         e = ppi_mean(y, fg, fa, ppi_lambda(y, fg, fa))[0]
-        rows.append(("betting", min(max(e, lo), hi), lo, hi, "finite-sample: valid at every n (predictable-lambda betting, Waudby-Smith & Ramdas)"))
+        rows.append(("betting", min(max(e, lo), hi), lo, hi, "finite-sample: valid at every n (predictable-lambda betting, Waudby-Smith & Ramdas"
+                     + (")" if gcl is None else "; whole clusters the draws)")))
     return rows
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #4a5767a1
@@ -337,10 +375,10 @@ def _codes(x, name, judge):
     return pd.factorize(x.reindex(judge.index))[0]
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #c140065b
-def _item_rank(judge):
-    "Each judged item's rank by item id (by position where ids do not sort): the canonical order of the gold items."
-    try: return np.argsort(np.argsort(judge.index.to_numpy(), kind="stable"), kind="stable")
-    except TypeError: return np.arange(len(judge))
+def _gold_order(ids, pos):
+    "The gold items sorted by item id (by their position in the judge where ids do not sort): their canonical order. Sorts the n gold ids only."
+    try: return np.argsort(ids.to_numpy(), kind="stable")
+    except TypeError: return np.argsort(pos, kind="stable")
 
 def _gold_positions(judge, items, name):
     "Positions in `judge` of the gold items; a ValueError naming gold items the judge never scored."
@@ -381,14 +419,22 @@ def _outcomes(kind, judge, gold_values, panel):
     try: return sorted(found)
     except TypeError: return found
 
-def _check_headline(headline, clusters, strata, n, F):
-    "The headline method: as asked, or ('auto') betting below 300 gold items or where n x the judge's rarer share is below 20."
-    grouped = clusters is not None or strata is not None
-    if headline == "betting" and grouped:
-        raise ValueError("headline='betting' assumes independent, unstratified gold items; with `clusters` or `strata` use 'PPI++' or 'auto'.")
+def _partial_clusters(gcl, acl):
+    "How many gold clusters are only partly labelled (0 without clusters)."
+    if gcl is None: return 0
+    c, k = np.unique(gcl, return_counts=True)
+    return int((k < np.bincount(acl)[c]).sum())
+
+def _check_headline(headline, strata, n, F, partial=0):
+    "The headline method: as asked, or ('auto') betting below 300 gold items or where n x the judge's rarer share is below 20 (not with strata or partly labelled clusters)."
+    if headline == "betting" and strata is not None:
+        raise ValueError("headline='betting' assumes unstratified gold items; with `strata` use 'PPI++' or 'auto'.")
+    if headline == "betting" and partial:
+        raise ValueError(f"headline='betting' with `clusters` needs the gold drawn by cluster, every item of a gold cluster labelled; {partial} "
+                         "gold cluster(s) are only partly labelled: label them whole, or use 'PPI++' or 'auto'.")
     if headline != "auto": return headline
     rare = float(np.min(np.minimum(F.mean(0), 1 - F.mean(0))))              # read off the judge on all items: no gold used
-    return "PPI++" if grouped or (n >= BETTING_BELOW and n * rare >= RARE_COUNT) else "betting"
+    return "PPI++" if strata is not None or partial or (n >= BETTING_BELOW and n * rare >= RARE_COUNT) else "betting"
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #171d863e
 def _prepare(judge, gold, kind, positive, scale, estimand, notes):
@@ -406,8 +452,8 @@ def _prepare(judge, gold, kind, positive, scale, estimand, notes):
     if isinstance(gold, Annotations): items, Y = _panel_outcomes(gold, kind, outcomes, positive, sc, estimand)
     else: Y = _encode_series(gold.to_numpy(), kind, outcomes, positive, sc, "gold")
     pos = _gold_positions(judge, items, "gold")
-    key = _item_rank(judge)[pos]                                            # gold items in item-id order: results ignore row order
-    pos, Y = pos[np.argsort(key, kind="stable")], Y[np.argsort(key, kind="stable")]
+    o = _gold_order(judge.index[pos], pos)                                  # gold items in item-id order: results ignore row order
+    pos, Y = pos[o], Y[o]
     if len(pos) < 2: raise ValueError(f"`gold` labels {len(pos)} judged item(s); the corrected score needs at least 2 (30 or more in practice).")
     return kind, outcomes, sc, pos, F, Y
 
@@ -451,7 +497,7 @@ def corrected_score(judge:pd.Series, # the judge's label or score on every item,
                     clusters:pd.Series|None=None, # a cluster id per judged item (runs of one prompt, turns of one conversation)
                     strata:pd.Series|None=None, # a stratum id per judged item (stratified PPI++)
                     confidence:float=0.95, # the level (simultaneous over the classes for class shares)
-                    headline:str="auto", # 'auto': finite-sample betting below 300 gold items or for rare outcomes, else PPI++ (always with clusters/strata)
+                    headline:str="auto", # 'auto': finite-sample betting below 300 gold items or for rare outcomes (whole gold clusters), else PPI++ (always with strata)
                    ) -> CorrectedScore:
     "The judged system's score corrected for the judge's errors with a few human labels: judge only, gold only, PPI++, Rogan-Gladen (binary) and a finite-sample betting interval."
     judge, confidence, estimand = _check_score_args(judge, gold, confidence, estimand, headline)
@@ -461,18 +507,23 @@ def corrected_score(judge:pd.Series, # the judge's label or score on every item,
     acl, ast = _codes(clusters, "clusters", judge), _codes(strata, "strata", judge)
     gcl, gst = (None if acl is None else acl[pos]), (None if ast is None else ast[pos])
     if ast is not None: _check_strata(gst, ast)
-    head = _check_headline(headline, clusters, strata, len(pos), F)
+    part = _partial_clusters(gcl, acl)
+    head = _check_headline(headline, strata, len(pos), F, part)
+    if part and head == "PPI++" and headline == "auto" and _check_headline("auto", strata, len(pos), F) == "betting":
+        notes.append(f"no finite-sample row: {part} gold cluster(s) only partly labelled; with clusters it needs whole clusters drawn as gold")
     methods = {"betting"} if head == "betting" else set()
     if kind == "binary" and clusters is None and strata is None: methods.add("Rogan-Gladen")
     alpha = (1 - confidence) / len(outcomes)
-    rows = []
+    rows, ids = [], judge.index[pos] if acl is None else pd.factorize(clusters.reindex(judge.index))[1]   # hashed: the items' or the clusters' ids
     for k, name in enumerate(outcomes):
-        for m, e, lo, hi, g in _outcome_rows(Y[:, k], F[pos, k], F[:, k], alpha, methods, gcl, acl, gst, ast, judge.index[pos], notes):
+        for m, e, lo, hi, g in _outcome_rows(Y[:, k], F[pos, k], F[:, k], alpha, methods, gcl, acl, gst, ast, ids, notes):
             rows.append((name, m, *(sc[0] + (sc[1] - sc[0]) * np.array([e, lo, hi])), len(F) if m == "judge only" else len(pos), g))
     df = pd.DataFrame(rows, columns=["outcome", "method", "estimate", "lower", "upper", "n", "guarantee"]).assign(assumes=_assumes(clusters, strata))
     df.loc[df.method == "judge only", "assumes"] = "nothing about the truth: the judge's labels taken as they are"
     df.loc[df.method == "betting", "assumes"] = ("gold items a uniform random sample of the judged items, their hashed order (BLAKE2b of the item ids, "
-                                                 "as the gold certificate's) unrelated to their labels")
+                                                 "as the gold certificate's) unrelated to their labels" if clusters is None else
+                                                 "gold clusters a uniform random sample of the clusters, every item of a gold cluster labelled; their hashed "
+                                                 "order (BLAKE2b of the cluster ids) unrelated to their labels")
     df = df.sort_values(["outcome", "method"], key=lambda c: c.map({m: i for i, m in enumerate(ROW_ORDER)}) if c.name == "method" else c.map(outcomes.index), kind="stable")
     if len(outcomes) > 1: notes.append(f"intervals simultaneous over the {len(outcomes)} classes (Bonferroni: each at {1 - alpha:.4g})")
     return CorrectedScore(kind, _estimand_text(estimand, kind), confidence, head, df.reset_index(drop=True), len(pos), len(F), sc, tuple(notes))
