@@ -126,11 +126,11 @@ def _cells(df, cols):
     return t.astype(str)
 
 def _ranking_table(rk):
-    "One row per system (strongest first by PPI++), one column per method: estimate [lower, upper]."
+    "One row per system (strongest first by PPI++) and method (judge only, humans only, PPI++): the strength and its interval."
     s = rk.strengths
-    cols = {m: [f"{s.loc[(m, x), 'estimate']:+.3f} [{s.loc[(m, x), 'lower']:+.3f}, {s.loc[(m, x), 'upper']:+.3f}]" if (m, x) in s.index else "n/a"
-                for x in rk.ranking] for m in ("judge only", "humans only", "PPI++")}
-    return pd.DataFrame(cols, index=pd.Index(rk.ranking, name="system"))
+    rows = [(x, m) for x in rk.ranking for m in ("judge only", "humans only", "PPI++") if (m, x) in s.index]
+    t = s.loc[[(m, x) for x, m in rows], ["estimate", "lower", "upper"]].map(lambda v: f"{v:+.3f}")
+    return t.set_axis(pd.MultiIndex.from_tuples(rows, names=["system", "method"]))
 
 def _consistency_section(f):
     pc = f["consistency"]
@@ -183,9 +183,9 @@ def report_sections(f:dict, # pairwise_findings' result
 
 # %% ../../nbs/report/94_pairwise_command.ipynb #bafb6ab7
 def _fit(table, width):
-    "A table as text: as it is when it fits `width`, else transposed (one column per row of it), which fits a few judges or systems."
-    t = table.to_string()
-    return t if max(map(len, t.splitlines())) <= width else table.T.to_string()
+    "A table as text: as it is when it fits `width`, else transposed (one column per row of it) if that is narrower."
+    t, tt = table.to_string(), table.T.to_string()
+    return t if max(map(len, t.splitlines())) <= max(width, min(map(len, tt.splitlines()))) else tt
 
 def to_text(secs, width=None) -> str:
     "The sections as plain text wrapped to `width` (None: the terminal's); a table too wide is transposed."
