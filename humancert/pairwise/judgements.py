@@ -7,8 +7,8 @@ Docs: https://humancert.github.io/humancert/pairwise/pairwise.html.md"""
 # %% auto #0
 __all__ = ['COLUMNS', 'A_WORDS', 'B_WORDS', 'TIE_WORDS', 'CLUSTERINGS', 'PAIRWISE_LAYOUTS', 'LAYOUT_NOTES', 'CODES', 'TIE_HALF',
            'normalise_labels', 'Pairwise', 'read_pairwise', 'simulate_pairwise', 'mean_cov', 'share_interval',
-           'both_orders', 'PositionConsistency', 'position_consistency', 'pairwise_layout', 'tie_half_score',
-           'agreement_terms', 'chance_level', 'PreferenceAgreement', 'preference_agreement']
+           'both_orders', 'PositionConsistency', 'position_consistency', 'json_records', 'pairwise_layout',
+           'tie_half_score', 'agreement_terms', 'chance_level', 'PreferenceAgreement', 'preference_agreement']
 
 # %% ../../nbs/pairwise/70_pairwise.ipynb #dc8520f9
 from dataclasses import dataclass
@@ -380,7 +380,7 @@ PAIRWISE_LAYOUTS = {   # layout -> the fields every record of it holds
     "arena": ("model_a", "model_b", "winner"),
 }
 
-def _json_records(path):
+def json_records(path):
     "The records (dicts) of a JSON file (a list of objects, or a table of columns) or a JSON-lines file; a ValueError naming `df` otherwise."
     p = Path(path)
     if not p.is_file(): raise ValueError(f"`df`: {str(path)!r} is not a file; pass a DataFrame, or the path of a pairwise judge's JSON or JSON-lines file.")
@@ -446,7 +446,7 @@ def _read_pairwise_file(path, judges, given):
     "A Pairwise from an eval tool's file: its layout found, its records made a long table, read_pairwise on that table."
     named = [k for k, v in given.items() if v is not None]
     if named: raise ValueError(f"`{named[0]}` does not apply to a file: its layout names the columns; read the file into a DataFrame to name them.")
-    recs = _json_records(path)
+    recs = json_records(path)
     layout = pairwise_layout(recs)
     if layout is None:
         raise ValueError(f"`df`: {Path(path).name} is in no pairwise layout this reads (fields {sorted(recs[0])[:8]}); it reads FastChat "

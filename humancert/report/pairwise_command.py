@@ -18,10 +18,6 @@ import numpy as np
 import pandas as pd
 
 from ..data.annotations import CONFIDENCE, check_confidence
-from ..certification.certify import certify
-from ..judges.alt_test import alt_test
-from ..pairwise.judgements import Pairwise, read_pairwise, pairwise_layout, position_consistency, preference_agreement, tie_half_score, _json_records
-from ..pairwise.ranking import rank_systems
 from .text_form import _text_width, _wrap
 from .ci_gate import Finding, FINDING_EXIT
 
@@ -37,15 +33,17 @@ def _in_options(msg):
 
 def _table(path):
     "A long table from a CSV, TSV, JSON-lines or Parquet file; a ValueError naming INPUT otherwise."
+    from humancert.pairwise.judgements import json_records
     suf = path.suffix.lower()
     if suf in (".csv", ".tsv", ".txt"): return pd.read_csv(path, sep="\t" if suf == ".tsv" else ",")
     if suf == ".parquet": return pd.read_parquet(path)
-    if suf in (".json", ".jsonl", ".ndjson"): return pd.DataFrame(_json_records(path))
+    if suf in (".json", ".jsonl", ".ndjson"): return pd.DataFrame(json_records(path))
     raise ValueError(f"INPUT: {path.name} is not a CSV, TSV, JSON, JSON-lines or Parquet file of pairwise judgements.")
 
 # %% ../../nbs/report/94_pairwise_command.ipynb #4adfc6b5
 def _with_judges(pw, judges):
     "The Pairwise with `judges` (names of raters) as its LLM judges; a ValueError naming --judge."
+    from humancert.pairwise.judgements import Pairwise
     raters = list(pw.table.rater.astype(str).unique())
     missing = [j for j in judges if j not in raters]
     if missing: raise ValueError(f"--judge: {missing[0]!r} is not a rater of INPUT (raters: {', '.join(raters[:8])}); name the judge's rater id.")
@@ -55,15 +53,16 @@ def _with_judges(pw, judges):
 def read_input(input:str, # the judgements' file
                judge:str|None=None, # the LLM judges' rater ids, comma-separated (None: the file's own)
                fields:dict|None=None, # column names for read_pairwise's arguments (prompt, system_a, ...), None: the usual names
-              ) -> Pairwise:
+              ):
     "The judgements of INPUT as a Pairwise with its judges; errors in the command's words."
+    from humancert.pairwise.judgements import read_pairwise, pairwise_layout, json_records   # the pairwise part (scipy) only when the command runs
     path = Path(input)
     if not path.is_file(): raise ValueError(f"INPUT: {input!r} is not a file; give the judgements' file (CSV, JSON lines, Parquet, or a FastChat, AlpacaEval or Chatbot Arena file).")
     fields = {k: v for k, v in (fields or {}).items() if v is not None}
     judges = [j.strip() for j in judge.split(",") if j.strip()] if judge else []
     try:
-        if path.suffix.lower() in (".json", ".jsonl", ".ndjson") and pairwise_layout(_json_records(path)):
-            if fields: raise ValueError(f"{FIELD_OPTIONS[next(iter(fields))]} does not apply to a {pairwise_layout(_json_records(path))} file: its layout names the columns.")
+        if path.suffix.lower() in (".json", ".jsonl", ".ndjson") and pairwise_layout(json_records(path)):
+            if fields: raise ValueError(f"{FIELD_OPTIONS[next(iter(fields))]} does not apply to a {pairwise_layout(json_records(path))} file: its layout names the columns.")
             pw = read_pairwise(path)
         else: pw = read_pairwise(_table(path), **fields)
     except ValueError as e: raise ValueError(_in_options(str(e))) from None
@@ -77,12 +76,16 @@ def _attempt(f, *args, **kw):
     try: return f(*args, **kw), None
     except ValueError as e: return None, str(e)
 
-def pairwise_findings(pw:Pairwise, # the judgements, with their judges named
+def pairwise_findings(pw, # a Pairwise from read_input or read_pairwise
                       confidence:float=CONFIDENCE, # level of every interval
                       clusters:str|None="prompt", # 'prompt' or None, as in position_consistency
                       epsilon:float=0.1, # the alternative annotator test's margin
                      ) -> dict:
     "Every result the report prints: position consistency, agreement, the alt-test and certificate, the ranking per judge; reasons where one cannot run."
+    from humancert.pairwise.judgements import position_consistency, preference_agreement, tie_half_score
+    from humancert.pairwise.ranking import rank_systems
+    from humancert.judges.alt_test import alt_test
+    from humancert.certification.certify import certify
     confidence = check_confidence(confidence)
     out = {"pairs": pw, "confidence": confidence, "clusters": clusters, "epsilon": epsilon,
            "consistency": position_consistency(pw, clusters=clusters, confidence=confidence), "agreement": (None, "no human judgement in INPUT")}
