@@ -86,3 +86,18 @@ def test_fail_on_and_out(study, tmp_path):
     assert code == 0 and sorted(p.name for p in (tmp_path / "rep").iterdir()) == ["pairwise.html", "pairwise.json", "pairwise.md", "pairwise.txt"]
     assert _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"))[0] == 2          # no overwrite without --force
     assert _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"), "--force")[0] == 0
+
+
+def test_davidson_ties_printed_are_the_api(study):
+    path, _ = study
+    import pandas as pd
+    rk = hc.rank_systems(read_pairwise(pd.read_csv(path), judges="judge"), judge="judge", ties="davidson")
+    code, out, err = _run("pairwise", str(path), "--judge", "judge", "--ties", "davidson", "--format", "json")
+    js = json.loads(out)["ranking"]["judge"]
+    assert code == 0 and js["ties"] == "davidson"
+    assert [r["estimate"] for r in js["tie_parameter"]] == list(rk.tie_parameter.estimate)
+    assert [r["lower"] for r in js["strengths"]] == list(rk.strengths.lower)
+    code, out, err = _run("pairwise", str(path), "--judge", "judge", "--ties", "davidson")
+    r = rk.tie_parameter.loc["PPI++"]
+    assert code == 0 and f"PPI++ {r.estimate:.3f} ({r.lower:.3f} to {r.upper:.3f})" in " ".join(out.split())
+    assert _run("pairwise", str(path), "--judge", "judge", "--ties", "rao")[0] == 2

@@ -80,6 +80,7 @@ def pairwise_findings(pw, # a Pairwise from read_input or read_pairwise
                       confidence:float=CONFIDENCE, # level of every interval
                       clusters:str|None="prompt", # 'prompt' or None, as in position_consistency
                       epsilon:float=0.1, # the alternative annotator test's margin
+                      ties:str="half", # the ranking's ties: 'half' (half a win each) or 'davidson' (Davidson's model)
                      ) -> dict:
     "Every result the report prints: position consistency, agreement, the alt-test and certificate, the ranking per judge; reasons where one cannot run."
     from humancert.pairwise.judgements import position_consistency, preference_agreement, tie_half_score
@@ -87,7 +88,7 @@ def pairwise_findings(pw, # a Pairwise from read_input or read_pairwise
     from humancert.judges.alt_test import alt_test
     from humancert.certification.certify import certify
     confidence = check_confidence(confidence)
-    out = {"pairs": pw, "confidence": confidence, "clusters": clusters, "epsilon": epsilon,
+    out = {"pairs": pw, "confidence": confidence, "clusters": clusters, "epsilon": epsilon, "ties": ties,
            "consistency": position_consistency(pw, clusters=clusters, confidence=confidence), "agreement": (None, "no human judgement in INPUT")}
     if pw.table.human.any(): out["agreement"] = _attempt(preference_agreement, pw, clusters=clusters, confidence=confidence)
     out["alt_test"], out["certificate"], out["ranking"] = {}, {}, {}
@@ -95,7 +96,7 @@ def pairwise_findings(pw, # a Pairwise from read_input or read_pairwise
         labels, why = _attempt(pw.preference_labels, j) if pw.table.human.any() else (None, "no human judgement in INPUT")
         out["alt_test"][j] = _attempt(alt_test, labels[0], labels[1], epsilon=epsilon, score=tie_half_score) if labels else (None, why)
         out["certificate"][j] = _attempt(certify, labels[0], labels[1], confidence=confidence) if labels else (None, why)
-        out["ranking"][j] = _attempt(rank_systems, pw, judge=j, clusters=clusters, confidence=confidence) if pw.table.human.any() else (None, "no human preference to rank with")
+        out["ranking"][j] = _attempt(rank_systems, pw, judge=j, clusters=clusters, confidence=confidence, ties=ties) if pw.table.human.any() else (None, "no human preference to rank with")
     return out
 
 # %% ../../nbs/report/94_pairwise_command.ipynb #e0ef31e4
@@ -169,10 +170,13 @@ def _ranking_section(f, j):
     rk, why = f["ranking"][j]
     title = f"Ranking of the systems (Bradley-Terry), judge {j!r}"
     if rk is None: return {"title": title, "text": [f"Not computed: {why}"], "table": None}
-    text = [f"Strengths against {rk.reference!r} (a tie half a win each): from the judge alone on {rk.n_items} pairs, from the humans alone on "
+    tie = "a tie half a win each" if rk.ties == "half" else "Davidson's tie model: a tie has probability nu / (e^(d/2) + e^(-d/2) + nu)"
+    text = [f"Strengths against {rk.reference!r} ({tie}): from the judge alone on {rk.n_items} pairs, from the humans alone on "
             f"{rk.n_gold}, and prediction-powered (PPI++, lambda {rk.lam:.3f}: the judge on every pair corrected by the humans); "
             f"{_pct(rk.confidence)} sandwich intervals" + (", clustered by prompt." if rk.clusters else ".") +
             " The judge-only interval carries the judge's noise, not its bias; PPI++ estimates the humans' strengths."]
+    if rk.tie_parameter is not None:
+        text.append("Tie parameter nu: " + "; ".join(f"{m} {r.estimate:.3f} ({r.lower:.3f} to {r.upper:.3f})" for m, r in rk.tie_parameter.iterrows()) + ".")
     return {"title": title, "text": text + list(rk.notes), "table": _ranking_table(rk)}
 
 def report_sections(f:dict, # pairwise_findings' result
@@ -236,7 +240,8 @@ def to_json(f:dict) -> str:
         out["certificate"][j] = {"certified": bool(c.certified), "score": float(c.score), "lower": float(c.lower), "upper": float(c.upper)} if c is not None else {"reason": why}
         rk, why = f["ranking"][j]
         out["ranking"][j] = {"lambda": rk.lam, "reference": rk.reference, "ranking": rk.ranking, "n_items": rk.n_items, "n_gold": rk.n_gold,
-                             "strengths": _records(rk.strengths)} if rk is not None else {"reason": why}
+                             "ties": rk.ties, "strengths": _records(rk.strengths),
+                             "tie_parameter": None if rk.tie_parameter is None else _records(rk.tie_parameter)} if rk is not None else {"reason": why}
     return _json.dumps(out, indent=1, default=str) + "\n"
 
 # %% ../../nbs/report/94_pairwise_command.ipynb #e9f9fbab
@@ -297,6 +302,7 @@ def pairwise_command(input:str=None, # the judgements: a long table (CSV, TSV, J
                      confidence:float=CONFIDENCE, # level of every interval
                      clusters:str="prompt", # prompt (the pairs of one prompt are dependent) or none
                      epsilon:float=0.1, # the alternative annotator test's margin
+                     ties:str="half", # the ranking's ties: half (half a win each) or davidson (Davidson's model, its tie parameter estimated)
                      fail_on:str=None, # CI findings, exit code 3: consistency:X, kappa:X, not-passed (comma-separated)
                      prompt_field:str=None, # column of prompt ids (default: prompt, question_id, prompt_id or item)
                      system_a_field:str=None, # column of the first system (default: system_a or model_a)
@@ -312,10 +318,11 @@ def pairwise_command(input:str=None, # the judgements: a long table (CSV, TSV, J
     if str(clusters).lower() not in ("prompt", "none"): raise ValueError(f"--clusters must be prompt or none, got {clusters!r}.")
     try: confidence = check_confidence(confidence)
     except ValueError as e: raise ValueError(f"--confidence must be a number strictly between 0 and 1, got {confidence!r}.") from None
+    if ties not in ("half", "davidson"): raise ValueError(f"--ties must be half or davidson, got {ties!r}.")
     if not 0 < epsilon < 1: raise ValueError(f"--epsilon must be a number strictly between 0 and 1, got {epsilon!r}.")
     gate = _fail_on(fail_on)
     fields = dict(prompt=prompt_field, system_a=system_a_field, system_b=system_b_field, label=label_field, rater=rater_field, first=first_field, item=item_field)
-    f = pairwise_findings(read_input(input, judge, fields), confidence, None if str(clusters).lower() == "none" else "prompt", epsilon)
+    f = pairwise_findings(read_input(input, judge, fields), confidence, None if str(clusters).lower() == "none" else "prompt", epsilon, ties)
     secs = report_sections(f)
     text = FORMS[format][1](f, secs)
     if out is not None: text += ("" if format == "json" else f"\nWritten: {', '.join(str(p) for p in _write_out(out, force, f, secs))}\n")
