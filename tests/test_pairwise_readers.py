@@ -85,3 +85,14 @@ def test_file_errors(tmp_path):
     with pytest.raises(ValueError, match="neither JSON nor JSON lines"): read_pairwise(tmp_path / "y.json")
     _jsonl(tmp_path / "z.jsonl", [_fc(1, "m1", "m2", "model_1", "model_1")])
     with pytest.raises(ValueError, match="`rater` does not apply to a file"): read_pairwise(tmp_path / "z.jsonl", rater="judge")
+
+
+def test_read_eval_points_pairwise_files_to_read_pairwise(tmp_path):
+    "read_eval (the data part, which cannot import the pairwise part) recognises the three pairwise layouts and names the reader."
+    from humancert import read_eval
+    files = {"fc.jsonl": [_fc(1, "m1", "m2", "model_1", "tie")],
+             "ae.json": [dict(instruction="i", generator_1="a", generator_2="b", preference=1.0, annotator="g")],
+             "arena.json": [dict(question_id="q", model_a="a", model_b="b", winner="model_a", judge="u")]}
+    for name, recs in files.items():
+        _jsonl(tmp_path / name, recs) if name.endswith("jsonl") else (tmp_path / name).write_text(json.dumps(recs))
+        with pytest.raises(ValueError, match=r"pairwise A/B/tie judgements .*read_pairwise"): read_eval(tmp_path / name)
