@@ -68,6 +68,8 @@ def _jsonl(text, where):
     return rows
 
 # %% ../../nbs/data/045_eval_tools.ipynb #029753bd
+_PAIRWISE_FIELDS = (("g1_winner", "g2_winner", "model_1", "model_2"), ("generator_1", "generator_2", "preference"), ("model_a", "model_b", "winner"))
+
 def _rows_layout(rows, item_field, label_field, where):
     "The layout of a list of JSON objects (JSONL lines or a JSON array), from the fields of its first object."
     if not all(isinstance(r, Mapping) for r in rows):
@@ -77,6 +79,9 @@ def _rows_layout(rows, item_field, label_field, where):
     if r.get("object") == "eval.run.output_item" or isinstance(r.get("results"), list): return "openai_evals"
     if "doc_id" in r and ({"metrics", "filter", "filtered_resps"} & set(r)): return "lm_eval"
     if item_field in r: return "judge_rows"                 # the label field is checked by the reader, naming label_field
+    if any(set(f) <= set(r) for f in _PAIRWISE_FIELDS):     # FastChat, AlpacaEval or Chatbot Arena: judgements of pairs (read by the pairwise part)
+        raise ValueError(f"`source`: {where} holds pairwise A/B/tie judgements (fields {sorted(map(str, r))[:8]!r}), not labels of single items; "
+                         "read it with humancert.read_pairwise(path), or run `humancert pairwise FILE`.")
     raise _unknown(where, f"rows with fields {sorted(map(str, r))[:12]!r} (for judge rows name the fields with item_field= and label_field=)")
 
 def _json_layout(obj, item_field, label_field, where):

@@ -262,8 +262,9 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
 from .gold_status import gold_status   # `humancert gold-status` (the gold-status notebook)
 from .doctor import doctor_command   # `humancert doctor` (nb 93)
 from .score_command import score   # `humancert score` (nb 89)
+from .pairwise_command import pairwise_command   # `humancert pairwise` (nb 94)
 COMMANDS = {"report": (report, ["input"]), "gold-status": (gold_status, ["input"]), "doctor": (doctor_command, ["input"]),
-            "score": (score, ["input"])}   # command -> (function, its positional parameters)
+            "score": (score, ["input"]), "pairwise": (pairwise_command, ["input"])}   # command -> (function, its positional parameters)
 
 class _ParseError(Exception): "An argparse error, reported on one line first."
 

@@ -1,0 +1,103 @@
+"""`humancert pairwise` (issue 45 item 5): every number it prints is the pairwise part's own (position_consistency,
+preference_agreement, alt_test / certify on the preference labels, rank_systems) called directly on the same file; bad
+input ends with exit code 2 and one line naming the option; a --fail-on finding with exit code 3."""
+import contextlib
+import io
+import json
+import re
+
+import numpy as np
+import pytest
+
+import humancert as hc
+from humancert.certification.certify import certify
+from humancert.judges.alt_test import alt_test
+from humancert.pairwise.judgements import simulate_pairwise, read_pairwise, tie_half_score
+from humancert.report.cli import main
+
+
+def _run(*argv):
+    o, e = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e): code = main(list(argv))
+    return code, o.getvalue(), e.getvalue()
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pairwise") / "judgements.csv"
+    simulate_pairwise(120, 2, n_humans=3, human_share=0.5, judge_accuracy=0.6, position_bias=0.15, prompt_sd=0.5, seed=4).to_csv(path, index=False)
+    import pandas as pd
+    pw = read_pairwise(pd.read_csv(path), judges="judge")
+    ann, jl = pw.preference_labels("judge")
+    api = dict(pc=hc.position_consistency(pw).table.loc["judge"], pa=hc.preference_agreement(pw).table, rk=hc.rank_systems(pw, judge="judge"),
+               alt=alt_test(ann, jl, epsilon=0.1, score=tie_half_score), cert=certify(ann, jl))
+    return path, api
+
+
+def test_json_numbers_are_the_api(study):
+    path, api = study
+    code, out, err = _run("pairwise", str(path), "--judge", "judge", "--format", "json")
+    assert (code, err) == (0, "")
+    js = json.loads(out)
+    pc = js["position_consistency"][0]
+    for k in ("consistency", "lower", "upper", "first preferred", "first lower", "first upper"): assert pc[k] == api["pc"][k]
+    assert [r["kappa"] for r in js["agreement"]] == list(api["pa"]["kappa"])
+    assert [r["chance lower"] for r in js["agreement"]] == list(api["pa"]["chance lower"])
+    assert js["alt_test"]["judge"]["winning_rate"] == api["alt"].winning_rate and js["alt_test"]["judge"]["passed"] == api["alt"].passed
+    assert js["certificate"]["judge"]["lower"] == api["cert"].lower and js["certificate"]["judge"]["certified"] == api["cert"].certified
+    assert [r["upper"] for r in js["ranking"]["judge"]["strengths"]] == list(api["rk"].strengths.upper)
+    assert js["ranking"]["judge"]["ranking"] == api["rk"].ranking and js["ranking"]["judge"]["lambda"] == api["rk"].lam
+
+
+def test_text_numbers_are_the_api(study, monkeypatch):
+    path, api = study
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, err = _run("pairwise", str(path), "--judge", "judge")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "Answer" and max(map(len, out.splitlines())) <= 80
+    answer = " ".join(out.split("\n\n")[0].splitlines()[2:])
+    r, c = api["pa"].loc[("judge", "tie as half")], api["pc"]
+    want = [r["kappa"], r["kappa lower"], r["kappa upper"], r["agreement"], r["chance"], c["consistency"], c["lower"], c["upper"],
+            c["first preferred"], c["first lower"], c["first upper"]]
+    assert re.findall(r"\d\.\d{3}", answer) == [f"{v:.3f}" for v in want]
+    assert "ranking (PPI++): " + " > ".join(api["rk"].ranking) in answer
+    s = api["rk"].strengths
+    known = {f"{v:.3f}" for v in np.r_[api["pa"].select_dtypes(float).to_numpy().ravel(), api["pc"].drop(["pairs in both orders"]).astype(float).to_numpy(),
+                                       np.abs(s[["estimate", "lower", "upper"]].to_numpy().ravel()), api["rk"].lam, api["alt"].winning_rate,
+                                       api["alt"].advantage_probability, api["cert"].score, api["cert"].lower, api["cert"].upper, 1.0]}
+    assert set(re.findall(r"(?<![\d.])\d\.\d{3}(?!\d)", out)) <= known
+
+
+@pytest.mark.parametrize("argv, option", [(["--judge", "gpt-9"], "--judge"), ([], "--judge"), (["--judge", "judge", "--format", "pdf"], "--format"),
+                                          (["--judge", "judge", "--fail-on", "loud"], "--fail-on"), (["--judge", "judge", "--label-field", "verdict"], "--label-field"),
+                                          (["--judge", "judge", "--clusters", "item"], "--clusters"), (["--judge", "judge", "--confidence", "1.5"], "--confidence")])
+def test_bad_input_exit_2_one_line(study, argv, option):
+    path, _ = study
+    code, out, err = _run("pairwise", str(path), *argv)
+    assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1 and option in err, err
+
+
+def test_fail_on_and_out(study, tmp_path):
+    path, api = study
+    lo = api["pc"]["lower"]
+    assert _run("pairwise", str(path), "--judge", "judge", "--fail-on", f"consistency:{lo + 0.01:.3f}")[0] == 3
+    assert _run("pairwise", str(path), "--judge", "judge", "--fail-on", f"consistency:{lo - 0.01:.3f}")[0] == 0
+    code, out, _ = _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"), "--format", "md")
+    assert code == 0 and sorted(p.name for p in (tmp_path / "rep").iterdir()) == ["pairwise.html", "pairwise.json", "pairwise.md", "pairwise.txt"]
+    assert _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"))[0] == 2          # no overwrite without --force
+    assert _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"), "--force")[0] == 0
+
+
+def test_davidson_ties_printed_are_the_api(study):
+    path, _ = study
+    import pandas as pd
+    rk = hc.rank_systems(read_pairwise(pd.read_csv(path), judges="judge"), judge="judge", ties="davidson")
+    code, out, err = _run("pairwise", str(path), "--judge", "judge", "--ties", "davidson", "--format", "json")
+    js = json.loads(out)["ranking"]["judge"]
+    assert code == 0 and js["ties"] == "davidson"
+    assert [r["estimate"] for r in js["tie_parameter"]] == list(rk.tie_parameter.estimate)
+    assert [r["lower"] for r in js["strengths"]] == list(rk.strengths.lower)
+    code, out, err = _run("pairwise", str(path), "--judge", "judge", "--ties", "davidson")
+    r = rk.tie_parameter.loc["PPI++"]
+    assert code == 0 and f"PPI++ {r.estimate:.3f} ({r.lower:.3f} to {r.upper:.3f})" in " ".join(out.split())
+    assert _run("pairwise", str(path), "--judge", "judge", "--ties", "rao")[0] == 2
