@@ -176,13 +176,9 @@ def _named(rep, model, name=None):
     return replace(rep, judge_name=_judge_label(model, name))
 
 def _table_report(input, case, hard, soft, labels, common, memory_limit, delta):
-    "report_from_table for --out-of-core; a model that left items without a label is refused there, naming the in-memory path that takes it."
-    try: return report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels), *common,
-                                  memory_limit=memory_limit or "2GB", delta=delta)
-    except ValueError as e:
-        if "predict every item" not in str(e): raise
-        raise ValueError(f"{e} Or drop --out-of-core: read in memory, a judge may skip items (the report's model sections then cover "
-                         "the items it labelled).") from None
+    "report_from_table for --out-of-core; a judge that skipped items is reported on the items it labelled, as in memory (the report notebook's _judged_rows)."
+    return report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels), *common,
+                             memory_limit=memory_limit or "2GB", delta=delta)
 
 # %% ../../nbs/report/90_cli.ipynb #4978ae5d
 def _focus(case, focus, model, name=None):

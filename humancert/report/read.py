@@ -29,9 +29,9 @@ def _need_tables(what):
     except ImportError as e: raise ValueError(str(e)) from None
 
 # %% ../../nbs/report/87_read.ipynb #6a5438b2
-import contextvars, functools, inspect
+import functools, inspect
 
-_SEP = contextvars.ContextVar("humancert_sep", default=None)   # the --sep of the command running (None: by the file's ending)
+from .sections import _SEP   # the --sep of the command running (None: by the file's ending); the sections' suggested commands pass it on
 
 def _check_sep(sep):
     "--sep as the character it names: one character, or the two characters backslash t for a tab; None stays None (by the file's ending)."
