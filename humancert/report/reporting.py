@@ -639,7 +639,7 @@ def _judged_rows(lf, # the table as a narwhals LazyFrame in its engine
     else:
         lab = model.dropna()
         keep = lf.filter(nw.col(item).is_in(lab.index.tolist()))
-    kept = keep.select(nw.col(item).n_unique()).collect().item()
+    kept = keep.select(nw.col(item).n_unique()).collect().item() or 0      # no row left: None from the engine
     if kept == 0: raise ValueError(f"`model` gives no label on any of the {n_items} items of the table; are its item ids the table's ids?")
     if kept == n_items: return lf, model, None
     named = lab if column is None else pd.Series(dtype=object, name=column)      # _missing_note names the judge after its Series or column
