@@ -241,8 +241,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            sep:str=None, # the character between a CSV's fields, for INPUT and every CSV file an option names (--model, --gold, --covariates), e.g. ';' or '\t' (a tab) (default: ',' for .csv, a tab for .tsv)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
-    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep)
-    _check_model_spec(model)
+    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep); _check_model_spec(model)
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
