@@ -45,4 +45,4 @@ def test_semicolon_csv_gets_a_hint(tmp_path):
     (tmp_path / "labels.csv").write_text("item;r1;r2;llm\n1;a;b;a\n2;b;b;b\n3;a;a;a\n")
     err = io.StringIO()
     with contextlib.redirect_stderr(err): code = main(["report", str(tmp_path / "labels.csv"), "--model", "llm"])
-    assert code == 2 and "looks separated by semicolons" in err.getvalue() and "sep=';'" in err.getvalue(), err.getvalue()
+    assert code == 2 and "looks separated by semicolons" in err.getvalue() and "--sep ';'" in err.getvalue(), err.getvalue()

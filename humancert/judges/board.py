@@ -273,7 +273,7 @@ def _plot_board(self:JudgeBoard, axes=None):
     _plot_agreement(ax, t, y, err)
     ax.set(xlabel=f"agreement ({self.parameters.get('level', 'nominal')}, eq. J2)")
     if own: fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize=8)
-    else: ax.legend(fontsize=8)
+    else: ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)   # above the panel: it covers no point
     axes[0].set_yticks(y, [str(n) for n in t.index])
     axes[0].set_ylabel("judge (best on top)")
     return axes

@@ -26,7 +26,7 @@ from ..data.annotations import check_level, CONFIDENCE
 from ..data.datasets import DATASETS
 from .reporting import make_report, report_from_table, add_gold
 from .writer import _check_out
-from .read import _names, _classes_option, _gold_labels, _read_case, _panel_case
+from .read import _names, _classes_option, _gold_labels, _read_case, _panel_case, _reads_csv
 from .text_form import _text_width, _wrap
 from .score_command import _report_options, report_gate, with_pass_label
 from .covariates import _truth_options, _with_truth
@@ -110,8 +110,11 @@ from ..certification.finite import check_delta
 
 MODEL_OPTIONS = ("confidence", "delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
-def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core):
+def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep=None):
     "Refuse options that contradict each other before anything is read, naming them."
+    if sep is not None and out_of_core:
+        raise ValueError("--sep applies to CSV files read in memory; --out-of-core reads INPUT with DuckDB, which detects a CSV's "
+                         "separator itself: drop --sep or --out-of-core.")
     if dataset is not None and labels is not None: raise ValueError("--labels applies to INPUT; a bundled dataset has its own classes.")
     if (input is None) == (dataset is None):
         raise ValueError("give exactly one of INPUT (a labels file) and --dataset NAME "
@@ -173,13 +176,9 @@ def _named(rep, model, name=None):
     return replace(rep, judge_name=_judge_label(model, name))
 
 def _table_report(input, case, hard, soft, labels, common, memory_limit, delta):
-    "report_from_table for --out-of-core; a model that left items without a label is refused there, naming the in-memory path that takes it."
-    try: return report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels), *common,
-                                  memory_limit=memory_limit or "2GB", delta=delta)
-    except ValueError as e:
-        if "predict every item" not in str(e): raise
-        raise ValueError(f"{e} Or drop --out-of-core: read in memory, a judge may skip items (the report's model sections then cover "
-                         "the items it labelled).") from None
+    "report_from_table for --out-of-core; a judge that skipped items is reported on the items it labelled, as in memory (the report notebook's _judged_rows)."
+    return report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels), *common,
+                             memory_limit=memory_limit or "2GB", delta=delta)
 
 # %% ../../nbs/report/90_cli.ipynb #4978ae5d
 def _focus(case, focus, model, name=None):
@@ -199,6 +198,7 @@ def _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstr
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
 
 # %% ../../nbs/report/90_cli.ipynb #287284f6
+@_reads_csv
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them, or an eval tool's file (.json such as nested {annotator: {item: label}}, .eval) (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank, guessthekarma, imagenet_real, imagenet_real_golden, davidson, tweeteval, cebab or dices
            format:str="wide", # layout of INPUT: wide (items x annotators), long (one row per label; crowd-kit's task/worker/label names are recognised), counts (items x classes) or label-studio (a JSON export)
@@ -238,10 +238,10 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
            fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
            covariates:str=None, # possible causes of each judge's errors given the truth (gold, else the panel's majority): columns of INPUT, comma-separated (wide format: with --annotators; long: one value per item), or a file (item id, one column per covariate); adds a 'Bias given the truth' block per judge
+           sep:str=None, # the character between a CSV's fields, for INPUT and every CSV file an option names (--model, --gold, --covariates), e.g. ';' or '\t' (a tab) (default: ',' for .csv, a tab for .tsv)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
-    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
-    _check_model_spec(model)
+    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep); _check_model_spec(model)
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
@@ -357,7 +357,8 @@ def _say(text, name="stdout", end="\n"):
 
 
 # %% ../../nbs/report/90_cli.ipynb #3d158770
-EXIT_CODES = ("exit codes: 0 done; 2 bad input (the message, first line of stderr, names the option); 1 unexpected error (traceback), "
+EXIT_CODES = ("exit codes: 0 done; 2 bad input (the message, first line of stderr, names the option); 3 a finding under --fail-on "
+              "(the CI gate: not certified, not passed, regressed or below a score; the output is printed); 1 unexpected error (traceback), "
               "or the output could not be written (one line; a closed stdout or a reader that left is not an error); 130 interrupted (Ctrl-C).")
 
 def _usage():
@@ -383,7 +384,7 @@ def _print_output(out):
 
 def main(argv:list|None=None, # arguments after the program name; default sys.argv[1:]
         ) -> int:
-    "Entry point of the `humancert` command: dispatch a sub-command; exit code 0 done, 2 bad input, 1 unexpected error."
+    "Entry point of the `humancert` command: dispatch a sub-command; exit code 0 done, 2 bad input, 3 a finding (--fail-on), 1 unexpected error."
     argv = sys.argv[1:] if argv is None else list(argv)
     try: return _main(argv)
     except KeyboardInterrupt:                              # Ctrl-C: one line, the shell's code for SIGINT
@@ -416,5 +417,5 @@ def _main(argv):
 # %% ../../nbs/report/90_cli.ipynb #148ecb58
 def gold_status_main(argv:list|None=None, # arguments after `gold-status`; default sys.argv[2:]
                     ) -> int:
-    "`humancert gold-status ...` from Python: the exit code (0 done, 2 bad input, 1 unexpected error)."
+    "`humancert gold-status ...` from Python: the exit code (0 done, 2 bad input, 3 a finding (--fail-on), 1 unexpected error)."
     return main(["gold-status", *(sys.argv[2:] if argv is None else list(argv))])

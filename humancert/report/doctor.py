@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..data.annotations import Annotations
+from .read import _reads_csv, _SEP as _CSV_SEP
 
 # %% ../../nbs/report/93_doctor.ipynb #b916f145
 LABEL_MAX = 20   # a column with at most this many distinct values can hold labels; more: a covariate, text or an id
@@ -234,8 +235,9 @@ def _csv_names(names):
 
 def _reading(case, path):
     "The options that tell the CLI how to read INPUT: --item for an id column it would not take by itself; long tables' columns and kinds."
-    if case.layout == "wide": return ["--item", str(case.item)] if case.item_option else []
-    opts = ["--format", "long"]
+    sep = [] if _CSV_SEP.get() is None else ["--sep", "\\t" if _CSV_SEP.get() == "\t" else _CSV_SEP.get()]   # as read here (--sep)
+    if case.layout == "wide": return (["--item", str(case.item)] if case.item_option else []) + sep
+    opts = ["--format", "long"] + sep
     for flag, col, default in (("--item", case.item, "item"), ("--annotator", case.rater, "annotator"), ("--label", case.label, "label")):
         if str(col) != default: opts += [flag, str(col)]
     if case.kind is not None and case.judges is not None and case.judges.shape[1]:
@@ -310,7 +312,9 @@ def _reader(path):
     "pandas' call that reads INPUT as the CLI does (by its ending, gzip included), or None for a glob, a URI or another ending."
     low = str(path).lower().removesuffix(".gz")
     ext = next((e for e in _READERS if low.endswith(e)), None)
-    return None if ext is None or set("*?[") & set(str(path)) or "://" in str(path) else _READERS[ext].format(p=_json.dumps(str(path)))
+    if ext is None or set("*?[") & set(str(path)) or "://" in str(path): return None
+    call = _READERS[ext].format(p=_json.dumps(str(path)))
+    return call if _CSV_SEP.get() is None or ext not in (".csv", ".tsv") else call.replace(', sep="\\t"', "").replace(", keep", f", sep={_json.dumps(_CSV_SEP.get())}, keep", 1)
 
 def _score_argv(case, path, judge, gold):
     "`python -c` with corrected_score on the judge's labels and the gold column (and the clusters found), the table read by pandas."
@@ -535,10 +539,12 @@ def _to_dict(d):
             "labels_needed": needs, "notes": list(d.notes)}
 
 # %% ../../nbs/report/93_doctor.ipynb #c76ff1cc
+@_reads_csv
 def doctor_command(input:str=None, # the labels file: CSV, TSV, JSON lines or Parquet (one row per item, or one row per label)
                    json:bool=False, # print the findings as JSON instead of text
                    lead:float=0.05, # the judge's expected lead over the average annotator, for the gold plan when the file has no gold labels
                    epsilon:float=0.1, # the alt-test's epsilon written into the suggested command
+                   sep:str=None, # the character between a CSV's fields, e.g. ';' or '\t' (a tab) (default: ',' for .csv, a tab for .tsv); the suggested commands pass it on
                   ) -> str:
     "What is in a labels file and what to run on it: columns, questions it answers, exact commands, labels still needed."
     if input is None: raise ValueError("INPUT is needed: the labels file to examine, e.g. humancert doctor labels.csv.")

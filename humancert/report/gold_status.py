@@ -19,7 +19,8 @@ import pandas as pd
 from ..certification.gold_sequence import GoldSequence
 from ..data.annotations import CONFIDENCE
 from ..certification.active_gold import informative_design
-from .read import read_labels, _gold_labels, _names
+from .read import read_labels, _gold_labels, _names, _reads_csv
+from .text_form import _text_width, _wrap
 
 # %% ../../nbs/report/92_gold_status.ipynb #3e3412b6
 def _known_text(seq):
@@ -146,7 +147,18 @@ def _start_text(design, model, next_items, lead, confidence, tau, reps, seed, ag
                      f"{p.certified_share:.0%} of simulated studies certify within the pool; an assumed gold distribution, plan_informative_design).")
     return "\n".join(lines)
 
+# %% ../../nbs/report/92_gold_status.ipynb #177a94d2
+def _fit(text, width=None):
+    "The printed status wrapped as the report's console text is (`_wrap`, to the terminal's width: COLUMNS, the terminal, else 100); a command after 'run: ' is kept whole on a line of its own, so that it can be copied."
+    width, out = _text_width(width), []
+    for line in text.split("\n"):
+        prose, cmd = line.split("run: humancert ", 1) if "run: humancert " in line and len(line) > width else (line, None)
+        out += _wrap(prose + ("run:" if cmd is not None else ""), width)
+        if cmd is not None: out.append("  humancert " + cmd)
+    return "\n".join(out)
+
 # %% ../../nbs/report/92_gold_status.ipynb #a339be67
+@_reads_csv
 def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `humancert report`)
                 model:str=None, # the model's labels: a column of INPUT or a file (item id, label)
                 gold:str=None, # gold labels: a file (item id, gold label; rows in the order labelled) or a column of INPUT; each run's look is recorded beside it (FILE.looks)
@@ -167,6 +179,8 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
                 annotators:str=None, # wide format: the annotators' columns, comma-separated like --model (default: every column but the ids, --model's and --gold's; a column of over 200 distinct numbers is then refused)
                 delta:float=None, # old name: failure probability 1 - confidence; kept working
                 fail_on:str=None, # not-certified: end with exit code 3 when the model is not certified (a finding; 0 done, 2 bad input, 1 internal error)
+                judge_field:str=None, # --model given a JSON lines file of judge outputs (item, label, model, latency_ms, ...): the field whose values name the judges; the certificate is for the first (default: one judge, named after the label field, --label)
+                sep:str=None, # the character between a CSV's fields, for INPUT and the --model and --gold files, e.g. ';' or '\t' (a tab) (default: ',' for .csv, a tab for .tsv)
                ) -> str:
     "Sequential gold certificate (valid over all looks) and the gold items the planner still expects."
     _check_status_args(model, gold, reps, order, replacement, next_items, lead)
@@ -174,17 +188,20 @@ def gold_status(input:str=None, # CSV or Parquet file of labels (layout as for `
     check_fail_on(fail_on, ("not-certified",))
     if input is None: raise ValueError("INPUT is needed: the labels file.")
     lf = read_labels(input, format, item, annotator, label, missing, labels, None, model, None, annotators=annotators,
-                     keep=() if gold is None else (str(gold),))
+                     keep=() if gold is None else (str(gold),), judge_field=judge_field)
     _refuse_gaps(lf.model, lf.annotations.n_items)
+    name = model if lf.model_name is None else lf.model_name             # an eval tool's file names its (first) judge
+    many = "" if lf.judges is None else (f"--model holds {lf.judges.shape[1]} judges ({', '.join(map(str, lf.judges.columns))}); this status "
+                                         f"is for the first, {name!r} (a file of one judge's rows gives another's).\n")
     if gold is None:                                             # --order alone: start the design
         given = dict(format=None if format == "wide" else format, item=item, annotator=None if annotator == "annotator" else annotator,
                      label=None if label == "label" else label, missing=missing, labels=labels, annotators=annotators,
-                     confidence=confidence, delta=delta, tau=tau or None)
-        return gate(_start_text(informative_design(lf.annotations, lf.model, seed=order), model, next_items, lead,
-                                0.95 if confidence is None else confidence, tau, reps, seed, _again_command(input, model, order, given)),
+                     confidence=confidence, delta=delta, tau=tau or None, judge_field=judge_field, sep=sep)
+        return gate(_fit(many + _start_text(informative_design(lf.annotations, lf.model, seed=order), name, next_items, lead,
+                                     0.95 if confidence is None else confidence, tau, reps, seed, _again_command(input, model, order, given))),
                     fail_on, True)                                   # no gold label yet: not certified
     ann, g = _gold_labels(gold, None, input, format, item, lf.annotations, lf.model, False)
     design = None if order is None else informative_design(ann, lf.model, seed=order)
     seq = GoldSequence(ann, lf.model, CONFIDENCE if confidence is None else confidence, tau, design, replacement=replacement, delta=delta)
     note = _replay_looks(seq, g, Path(gold) if Path(gold).is_file() else Path(f"{input}.{gold}"))
-    return gate(_status_text(seq, model, reps, seed, next_items) + note, fail_on, not seq.certificate.certified)
+    return gate(_fit(many + _status_text(seq, name, reps, seed, next_items) + note), fail_on, not seq.certificate.certified)

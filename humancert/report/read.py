@@ -28,6 +28,30 @@ def _need_tables(what):
     try: require_tables(what)
     except ImportError as e: raise ValueError(str(e)) from None
 
+# %% ../../nbs/report/87_read.ipynb #6a5438b2
+import functools, inspect
+
+from .sections import _SEP   # the --sep of the command running (None: by the file's ending); the sections' suggested commands pass it on
+
+def _check_sep(sep):
+    "--sep as the character it names: one character, or the two characters backslash t for a tab; None stays None (by the file's ending)."
+    if sep is None: return None
+    s = "\t" if sep == "\\t" else sep
+    if not isinstance(s, str) or len(s) != 1 or s in "\"\r\n":
+        raise ValueError(f"--sep must be one character between a CSV's fields (not a quote or a line break), e.g. --sep ';' or "
+                         f"--sep '\\t' for a tab, got {sep!r}.")
+    return s
+
+def _reads_csv(command):
+    "A command with a `sep` parameter (--sep): while it runs, every CSV it reads is split at that character (checked first)."
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        token = _SEP.set(_check_sep(inspect.signature(command).bind(*args, **kwargs).arguments.get("sep")))
+        try: return command(*args, **kwargs)
+        finally: _SEP.reset(token)
+    return run
+
+
 # %% ../../nbs/report/87_read.ipynb #522afac9
 FORMATS = ("wide", "long", "counts", "label-studio")
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")              # hf://, s3://, https://, gs://, ...
@@ -48,7 +72,7 @@ def _duckdb_read(path, flag, what):
     if fn is None: raise ValueError(f"{flag}: {what} must end in .parquet, .csv or .jsonl (e.g. 'labels/*.parquet'), got {str(path)!r}.")
     try:
         if fn == "read_csv": _check_csv_headers(str(path), flag)     # DuckDB would rename a repeated name (r0, r0_1)
-        return getattr(duckdb, fn)(str(path)).df()
+        return getattr(duckdb, fn)(str(path), **({"delimiter": _SEP.get()} if fn == "read_csv" and _SEP.get() else {})).df()
     except duckdb.Error as e:
         msg = str(e).splitlines()[0][:200]
         if "extension" in str(e).lower():
@@ -75,7 +99,7 @@ def _check_csv_headers(path, flag):
     try: files = [r[0] for r in duckdb.execute("SELECT file FROM glob(?)", [path]).fetchall()]
     except duckdb.Error: files = []                                     # a remote URI DuckDB cannot list: the URI itself
     for f in files or [path]:
-        _check_header(["" if h is None else h for h in duckdb.read_csv(f, header=False, all_varchar=True).limit(1).fetchall()[0]], f, flag)
+        _check_header(["" if h is None else h for h in duckdb.read_csv(f, header=False, all_varchar=True, **({"delimiter": _SEP.get()} if _SEP.get() else {})).limit(1).fetchall()[0]], f, flag)
 
 def _read_glob(path, flag):
     "The files matching a glob, read by DuckDB as one table (Parquet, CSV or JSON lines, by the pattern's ending)."
@@ -155,7 +179,7 @@ def _read_table(path, flag="INPUT"):
     if kind in (".jsonl", ".ndjson"): return _read_jsonl(p, flag)
     if kind not in (".parquet", ".pq", ".csv", ".tsv", ".txt"):
         raise ValueError(f"{flag}: {str(p)!r} is neither CSV (.csv, .tsv), JSON lines (.jsonl) nor Parquet (.parquet); convert it or rename it.")
-    sep = "\t" if kind == ".tsv" else ","
+    sep = _SEP.get() or ("\t" if kind == ".tsv" else ",")       # --sep, else by the ending
     try:
         if kind in (".parquet", ".pq"): return pd.read_parquet(p)
         header = pd.read_csv(p, sep=sep, header=None, nrows=1, dtype=str, keep_default_na=False).iloc[0].tolist()
@@ -163,9 +187,9 @@ def _read_table(path, flag="INPUT"):
     except pd.errors.EmptyDataError: raise ValueError(f"{flag}: {str(p)!r} is empty; it needs a header row and one row per item or label.") from None
     except Exception as e: raise _read_error(p, flag, kind, e) from None   # each reader has its own errors (ParserError, pyarrow's ArrowInvalid, ...)
     _check_header(header, p, flag)
-    if sep == "," and len(header) == 1 and ";" in str(header[0]):          # a spreadsheet's export in a locale whose separator is ';'
+    if _SEP.get() is None and sep == "," and len(header) == 1 and ";" in str(header[0]):   # a spreadsheet's export in a locale whose separator is ';'
         raise ValueError(f"{flag}: {str(p)!r} has one column, {str(header[0])[:60]!r}: it looks separated by semicolons, but a .csv is read "
-                         "with commas (a .tsv with tabs); save it with commas, e.g. pd.read_csv(f, sep=';').to_csv(f2, index=False).")
+                         "with commas (a .tsv with tabs); pass --sep ';' (or save the file with commas).")
     try: return _csv_as_text_labels(p, sep)
     except Exception as e: raise _read_error(p, flag, kind, e) from None
 

@@ -624,6 +624,27 @@ def _model_column(model, soft_model):
         raise TypeError(f"`soft_model` must be a DataFrame indexed by item with one column per class, got {type(soft_model).__name__}.")
     return column
 
+# %% ../../nbs/report/86_report.ipynb #c01614ea
+def _judged_rows(lf, # the table as a narwhals LazyFrame in its engine
+                 item:str, # its item column
+                 column, # the model's column of the table, or None
+                 model, # the model: a Series by item (or None, or the column's name)
+                 soft:bool, # a soft model was given (it must cover every item: nothing is dropped)
+                ) -> tuple:
+    "(the table on the items the judge labelled, the model restricted to them, the note on the skipped items or None); a judge with no label is refused."
+    import narwhals as nw
+    if soft or (column is None and not isinstance(model, pd.Series)): return lf, model, None
+    n_items = lf.select(nw.col(item).n_unique()).collect().item()
+    if column is not None: keep, lab = lf.filter(~nw.col(column).is_null()), model
+    else:
+        lab = model.dropna()
+        keep = lf.filter(nw.col(item).is_in(lab.index.tolist()))
+    kept = keep.select(nw.col(item).n_unique()).collect().item() or 0      # no row left: None from the engine
+    if kept == 0: raise ValueError(f"`model` gives no label on any of the {n_items} items of the table; are its item ids the table's ids?")
+    if kept == n_items: return lf, model, None
+    named = lab if column is None else pd.Series(dtype=object, name=column)      # _missing_note names the judge after its Series or column
+    return keep, lab, _missing_note(named, n_items - kept, n_items)
+
 # %% ../../nbs/report/86_report.ipynb #fed294ba
 def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, pandas/Polars/Arrow table, Polars LazyFrame or Spark DataFrame
                       item:str="item", # column of item ids
@@ -655,13 +676,14 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
     check_table_args(item, annotator, label, False)
     lf, classes = open_table(source, {"item": item, "annotator": annotator, "label": label, "model": column}, labels,
                         memory_limit, threads, temp_directory, progress)
+    with _engine_memory(memory_limit): lf, model, skipped = _judged_rows(lf, item, column, model, soft_model is not None)   # a judge may skip items
     with _engine_memory(memory_limit):
         parts = item_parts(lf, item, [item, annotator, label, column])     # a large table: parts of disjoint items, bounded disk
         ann, by_column = table_counts(parts, item, annotator, label, classes, column)
         summary = table_summary(parts, ann, item, annotator, label)
         annot = None if annotator is None else annotator_table(parts, item, annotator, label, column, top_annotators)
         del parts                                                           # its Parquet parts go now, not at exit
-    notes = list(notes) + [f"the table was reduced where it lives ({lf.implementation.name.lower()}): per-item counts, pairwise and per-annotator "
+    notes = list(notes) + ([] if skipped is None else [skipped]) + [f"the table was reduced where it lives ({lf.implementation.name.lower()}): per-item counts, pairwise and per-annotator "
                            "sums were computed there, and no label was read into Python"]
     if isinstance(model, pd.Series) and annot is not None:
         notes.append("per-annotator agreement with the model: not computed, the model was not a column of the table")

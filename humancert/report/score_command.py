@@ -20,7 +20,7 @@ import pandas as pd
 
 from .. import __version__
 from ..data.annotations import Annotations, CONFIDENCE
-from .read import _read_table, _names, _blank_index, _prediction_file
+from .read import _read_table, _names, _blank_index, _prediction_file, _reads_csv
 from .sections import _Table, _answer_by, _deciding
 from .json_form import _num, _records
 from .text_form import _table_text
@@ -453,6 +453,7 @@ def _compare(df, idc, judge, gold, compare, system, positive, by, kw, min_gold, 
 def _f3(v): return "n/a" if pd.isna(v) else f"{v:+.3f}"
 
 # %% ../../nbs/report/89_score_command.ipynb #50f1ccaf
+@_reads_csv
 def score(input:str=None, # CSV, JSON lines or Parquet file: one row per judged item (with --system: per item and system)
           judge:str=None, # column of the judge's label or score on every item (0/1, true/false, a label with --positive, classes, or a rating)
           gold:str=None, # human labels: a column of INPUT blank where unlabelled, or a file (item id, label) joined by item id; with --compare of two judge columns: two columns, A's then B's
@@ -475,6 +476,7 @@ def score(input:str=None, # CSV, JSON lines or Parquet file: one row per judged 
           out:str=None, # also write report.md, report.json and report.html into this folder
           force:bool=False, # overwrite a report already in --out
           quiet:bool=False, # print nothing (the exit code still tells a finding)
+          sep:str=None, # the character between a CSV's fields, for INPUT and a --gold file, e.g. ';' or '\t' (a tab) (default: ',' for .csv, a tab for .tsv)
          ) -> str:
     "The judged system's score corrected for the judge's errors with human labels (corrected_score, compare_scores)."
     sc, fail = _check_score_options(judge, gold, panel, estimand, compare, system, clusters, strata, format, fail_on, min_gold, scale)

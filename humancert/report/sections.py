@@ -236,13 +236,17 @@ def _cell(v, d=4):
     return _f(v, d) if isinstance(v, (float, np.floating, bool, np.bool_)) else str(v)
 
 # %% ../../nbs/report/80_sections.ipynb #204f180c
+import contextvars
+
 _ADVICE_LEAD, _ADVICE_POWER = 0.05, 0.8     # the lead the advice assumes, and the power it plans for
+_SEP = contextvars.ContextVar("humancert_sep", default=None)   # --sep of the command running (set by the read notebook's _reads_csv); None: by the file's ending
 
 def _gold_command(r, name):
     "The gold-status command that starts the informative design for judge `name`: the report's file when it read one, else FILE (text only, nothing imported)."
     f = r.title[5:] if r.title.startswith("file ") else "FILE"
     q = lambda s: s if s and all(ch.isalnum() or ch in "._-/+=:," for ch in s) else "'" + s.replace("'", "'\\''") + "'"
-    return f"humancert gold-status {q(f)} --model {q(str(name))} --order S"
+    sep = "" if _SEP.get() is None else " --sep " + q("\\t" if _SEP.get() == "\t" else _SEP.get())   # the file read with --sep: so is the next command
+    return f"humancert gold-status {q(f)}{sep} --model {q(str(name))} --order S"
 
 def _gold_plan_text(r, name, labels, level):
     "How many random gold items give judge `name` the default betting test on D confidence `level` with 80% power, if it leads by 0.05; '' if no plan exists."
