@@ -198,6 +198,29 @@ def _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstr
     _check_scale_options(ann, scorer, combiner)
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
 
+# %% ../../nbs/report/90_cli.ipynb #2e67384c
+from .read import _read_table, _item_index, _model_columns, _prediction_file
+
+def _clusters_option(spec, # --clusters: a column of INPUT or a file (item id, cluster id)
+                     input, dataset, format, item, annotator, label, # how INPUT was read
+                     ann, # the annotations read (None out of core)
+                     out_of_core:bool, # --out-of-core
+                    ) -> pd.Series|None:
+    "Each item's cluster id by item id for --clusters (None when not given): a file's one column, or a column of INPUT with one value per item."
+    if spec is None: return None
+    if out_of_core or ann is None: raise ValueError("--clusters needs the labels in memory: drop --out-of-core.")
+    if Path(str(spec)).is_file():
+        df = _prediction_file(spec, "--clusters", item)
+        if df.shape[1] != 1: raise ValueError(f"--clusters: the file needs exactly one column of cluster ids besides the item ids, got {list(df.columns)!r}.")
+        return df.iloc[:, 0].rename("cluster")
+    if dataset is not None: raise ValueError(f"--clusters: {spec!r} is no file; with a bundled --dataset give a file of item ids and cluster ids.")
+    if input is None or format not in ("wide", "long"):
+        raise ValueError("--clusters: give a file of item ids and cluster ids; a column of INPUT is read in the wide and long formats.")
+    df, key, annotator, _ = _item_index(_read_table(input), format, item, annotator)
+    col = next((c for c in df.columns if str(c) == str(spec)), None)
+    if col is None: raise ValueError(f"--clusters: {spec!r} is neither a file nor a column of INPUT; INPUT's columns are {list(map(str, df.columns))[:20]!r}.")
+    return _model_columns(df, [col], "--clusters", spec, format, key, annotator, label).iloc[:, 0].rename("cluster")
+
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them, or an eval tool's file (.json such as nested {annotator: {item: label}}, .eval) (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank, guessthekarma, imagenet_real, imagenet_real_golden, davidson, tweeteval, cebab or dices
@@ -237,6 +260,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            judge_field:str=None, # --model given a JSON lines file of judge outputs (item, label, model, latency_ms, ...): the field whose values name the judges (default: one judge, named after the label field, --label)
            pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
            fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
+           clusters:str=None, # a column of INPUT naming each item's cluster (wide: one value per row; long: the same on every row of an item), or a file (item id, cluster id): items of one cluster (edits of one review, runs of one prompt) may be related, and every interval the report prints takes the cluster as its unit
            covariates:str=None, # possible causes of each judge's errors given the truth (gold, else the panel's majority): columns of INPUT, comma-separated (wide format: with --annotators; long: one value per item), or a file (item id, one column per covariate); adds a 'Bias given the truth' block per judge
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
@@ -245,17 +269,18 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-                            out_of_core, memory_limit, quiet, annotators, gold, judge_field))
+                            out_of_core, memory_limit, quiet, annotators, gold, judge_field, () if clusters is None else (str(clusters),)))
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model, name := getattr(case, "model_name", None)), case.soft
     _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
     gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)
     ann, gold_labels, cov = _truth_options(gold, covariates, dataset, input, format, item, annotator, label, ann, hard, out_of_core)
+    cl = _clusters_option(clusters, input, dataset, format, item, annotator, label, ann, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
     if out_of_core: rep = _table_report(input, case, hard, soft, labels, common, memory_limit, delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
-                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
+                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, clusters=cl, delta=delta)
     return report_gate(_finish(rep := with_pass_label(_with_truth(_named(rep, model, name), ann, hard, gold_labels, case.judges, cov), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)   # gold, bias given the truth; --pass-label; --fail-on
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a
