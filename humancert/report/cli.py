@@ -221,6 +221,28 @@ def _clusters_option(spec, # --clusters: a column of INPUT or a file (item id, c
     if col is None: raise ValueError(f"--clusters: {spec!r} is neither a file nor a column of INPUT; INPUT's columns are {list(map(str, df.columns))[:20]!r}.")
     return _model_columns(df, [col], "--clusters", spec, format, key, annotator, label).iloc[:, 0].rename("cluster")
 
+# %% ../../nbs/report/90_cli.ipynb #93469233
+from ..judges.juries import jury as _jury, JURY_RULES
+
+def _jury_option(spec, # --jury: NAMES[:RULE]
+                 judges, # the judges read (a DataFrame of several, or None for one)
+                 notes:list, # the case's notes (the jury's is appended)
+                ):
+    "The judges with the jury's column added for --jury (as they were without it): the named judges combined per item by RULE."
+    if spec is None: return judges
+    names, rule = (str(spec).rsplit(":", 1) + ["majority"])[:2] if ":" in str(spec) else (str(spec), "majority")
+    if rule not in JURY_RULES: raise ValueError(f"--jury: unknown rule {rule!r} after ':'; choose one of {', '.join(JURY_RULES)}, e.g. --jury a,b,c:majority.")
+    if judges is None: raise ValueError("--jury combines several judges: pass them with --model a,b,c (or --rater-kind), then --jury a,b,c.")
+    names, have = _names(names), list(map(str, judges.columns))
+    bad = [n for n in names if n not in have]
+    if bad: raise ValueError(f"--jury: {bad[0]!r} is not one of the judges ({', '.join(have)}); name two or more of them.")
+    if len(set(names)) < 2: raise ValueError(f"--jury needs two judges or more, got {names!r}.")
+    col = f"jury_{rule}"
+    if col in have: raise ValueError(f"--jury: a judge is already named {col!r}; rename it.")
+    notes.append(f"judge {col!r}: the {rule} of judges {', '.join(map(repr, names))} on each item"
+                 + (" (ties: the earliest judge's label)" if rule == "majority" else "") + ", evaluated beside them by every method")
+    return judges.assign(**{col: _jury(judges[[c for c in judges.columns if str(c) in names]], rule, name=col)})
+
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them, or an eval tool's file (.json such as nested {annotator: {item: label}}, .eval) (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank, guessthekarma, imagenet_real, imagenet_real_golden, davidson, tweeteval, cebab or dices
@@ -260,6 +282,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            judge_field:str=None, # --model given a JSON lines file of judge outputs (item, label, model, latency_ms, ...): the field whose values name the judges (default: one judge, named after the label field, --label)
            pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
            fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
+           jury:str=None, # several judges combined into one more judge, evaluated beside them: NAMES[:RULE], e.g. a,b,c or a,b,c:mean; RULE majority (default; ties: the earliest judge's label), mean or median (ratings)
            clusters:str=None, # a column of INPUT naming each item's cluster (wide: one value per row; long: the same on every row of an item), or a file (item id, cluster id): items of one cluster (edits of one review, runs of one prompt) may be related, and every interval the report prints takes the cluster as its unit
            covariates:str=None, # possible causes of each judge's errors given the truth (gold, else the panel's majority): columns of INPUT, comma-separated (wide format: with --annotators; long: one value per item), or a file (item id, one column per covariate); adds a 'Bias given the truth' block per judge
           ) -> str:
@@ -270,6 +293,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
                             out_of_core, memory_limit, quiet, annotators, gold, judge_field, () if clusters is None else (str(clusters),)))
+    case.judges = _jury_option(jury, case.judges, case.notes)          # --jury: one more judge, the named ones combined
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model, name := getattr(case, "model_name", None)), case.soft
     _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
     gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)

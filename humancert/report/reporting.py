@@ -180,6 +180,7 @@ class Report:
     pairs: object = None               # two judges or more: JudgePairs (McNemar against gold after add_gold, else the clear majority; Holm)
     bias: dict | None = None           # with covariates: judge -> its JudgeBias given the truth, or why it was not fitted
     more: tuple = ()                   # blocks later rooms add (each: key, heading, block, data; e.g. the corrected score, nb 89), printed last
+    effective: object = None           # two judges or more: EffectiveJudges against the panel (after add_gold: the gold labels), or why it was not computed (a str)
     clusters: pd.Series | None = None  # clusters=: each item's cluster id, by item id (every interval resamples or sums whole clusters); None: items independent
 
     @property
@@ -527,6 +528,24 @@ def _judge_details(board, tolerance=True):
     sweep = board.tolerance() if tolerance and board.alt is not None else None
     return {"judges": out, "tolerance": sweep}
 
+# %% ../../nbs/report/86_report.ipynb #22c25bca
+from ..judges.juries import effective_judges
+
+def _effective(board, # the report's JudgeBoard (None: no judges)
+               reference, # the human panel (Annotations) or gold labels (a Series by item)
+               n_bootstrap:int, # the report's resamples (0: the value without its interval)
+               confidence:float, # the report's level
+               seed:int, # the report's seed
+              ):
+    "The board's judges' effective number (effective_judges) against `reference`, or why it could not be computed (a str); None with fewer than two judges."
+    if board is None or len(board.table) < 2: return None
+    error = "difference" if board.parameters.get("scorer") in ("neg_mae", "neg_rmse") else "mismatch"   # ratings: judge minus the reference
+    try: ej = effective_judges(board.labels, reference, error=error, n_bootstrap=max(int(n_bootstrap), 1), confidence=confidence, seed=seed)
+    except (ValueError, TypeError) as e: return f"not computed: {str(e).rstrip('.')}"
+    if n_bootstrap: return ej
+    nan = (float("nan"), float("nan"))
+    return dataclasses.replace(ej, ci=nan, rho_ci=nan, n_bootstrap=0, notes=ej.notes + ("no interval: no resamples (n_bootstrap = 0)",))
+
 # %% ../../nbs/report/86_report.ipynb #c63297a3
 def _judge_name(ann, model, frame):
     "The first judge whose labels are the model's (the judge the certificate describes), or None: no model, or a model that is none of the judges."
@@ -549,8 +568,9 @@ def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, s
                            min_items_per_annotator=min_items_per_annotator, scorer=scorer, combiner=combiner, clusters=clusters)
     params = rep.parameters | {k: board.parameters.get(k) for k in ("level", "score", "scorer", "combiner")}
     pairs, _ = _report_pairs(board, "majority", n_bootstrap, round(1 - delta, 12), seed, clusters)   # two judges or more: paired tests
+    eff = _effective(board, ann, n_bootstrap, round(1 - delta, 12), seed)   # two judges or more: their independent votes
     return dataclasses.replace(rep, judges=board, judge_name=_judge_name(ann, model, board.labels), parameters=params,
-                               details=_judge_details(board, tolerance), pairs=pairs,
+                               details=_judge_details(board, tolerance), pairs=pairs, effective=eff,
                                notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
 
 # %% ../../nbs/report/86_report.ipynb #1e7f9a1b
@@ -722,8 +742,9 @@ def add_gold(report:Report, # a report from make_report
     det = None if report.details is None else _gold_details(report.judges, report.details, gold)
     p = report.pairs                                                   # the paired tests' accuracy, now against the gold labels
     pairs, note = (None, ()) if p is None else _report_pairs(report.judges, gold, p.n_bootstrap, p.confidence, p.seed, cl)
+    eff = report.effective if report.effective is None else _effective(report.judges, gold, report.parameters["n_bootstrap"], report.confidence, report.seed)
     return dataclasses.replace(report, gold=_gold_covered(ann, model, gold, delta, cl), gold_judges=many, details=det,
-                               pairs=pairs, notes=report.notes + note)
+                               pairs=pairs, effective=eff, notes=report.notes + note)
 
 # %% ../../nbs/report/86_report.ipynb #ba4f5886
 @patch

@@ -197,6 +197,9 @@ def _verdict_frame(r):
         v["gold S"] = [np.nan if g is None else g.score for g in golds.values()]
         v["gold certified"] = [None if g is None else bool(g.certified) for g in golds.values()]
         v["gold accuracy"] = [np.nan if g is None else g.model_accuracy for g in golds.values()]
+    e = getattr(r, "effective", None)
+    if e is not None and not isinstance(e, str):                      # the jury's effective number: one value for the board, on every row
+        v["effective judges"], v["effective judges lo"], v["effective judges hi"] = e.value, e.ci[0], e.ci[1]
     return _pair_columns(r, v)                                       # two judges or more: the paired tests' lists, at the end
 
 # %% ../../nbs/report/80_sections.ipynb #cb583cda
@@ -239,6 +242,22 @@ def _clusters_block(r):
         rows.append(("not over clusters", "", "the agreement-only certificate: it has no cluster form yet and still takes the items "
                      "as independent, so with related items its level is not guaranteed; the gold certificate is the one to trust"))
     return ("Clusters", rows)
+
+# %% ../../nbs/report/80_sections.ipynb #3e31964b
+def _effective_block(r):
+    "The 'Effective judges' block (a list of one (heading, rows), or [] with fewer than two judges): Kish's effective number of the board's judges with its interval, the error correlation behind it."
+    e = getattr(r, "effective", None)
+    if e is None: return []
+    head = "Effective judges (how many independent votes the judges carry)"
+    if isinstance(e, str): return [(head, [("effective judges", "n/a", e)])]
+    ref = "the gold labels" if e.reference == "gold" else "the human panel"
+    iv = ("no interval" if e.n_bootstrap == 0 else f"{e.confidence:g} percentile interval [{e.ci[0]:.2f}, {e.ci[1]:.2f}] ({e.n_bootstrap} item "
+          f"resamples, seed {e.seed}; asymptotic, items resampled alone{'' if r.parameters.get('clusters') is None else ', not the clusters'})")
+    rows = [("effective judges", f"{e.value:.2f}", f"of {e.m}: the judges carry as many independent votes as {e.value:.2f} judges with "
+             f"uncorrelated errors (Kish: m / (1 + (m - 1) rho)); {iv}"),
+            ("mean error correlation", _f(e.rho), ("" if e.n_bootstrap == 0 else f"[{e.rho_ci[0]:.4f}, {e.rho_ci[1]:.4f}]; ")
+             + f"mean over the {e.m * (e.m - 1) // 2} pairs of judges of the correlation of their errors ({e.error}) against {ref}, on {e.n_items} items")]
+    return [(head, rows + [("note", "", n) for n in e.notes])]
 
 # %% ../../nbs/report/80_sections.ipynb #30265f22
 def _board_verdicts(r, v):
@@ -453,7 +472,7 @@ def _sections(r):
         if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w}{_cluster_words(r)})", _seq_rows(e)))
     if r.gold is not None: out.append((f"Gold certificate (confidence {1 - r.gold.delta:g}, delta = {r.gold.delta:g}{w}{_gold_units(r.gold)})", _gold_rows(r.gold, r.gold_judges)))
     if r.judges is not None and r.details is not None: out += _judge_blocks(r)
-    return (out + [(h + _cluster_words(r), _Table(t, foot)) for h, t, foot in _pair_blocks(r)] + _bias_blocks(r)   # two judges or more; covariates
+    return (out + [(h + _cluster_words(r), _Table(t, foot)) for h, t, foot in _pair_blocks(r)] + _effective_block(r) + _bias_blocks(r)   # two judges or more; covariates
             + [(m.heading, m.block) for m in r.more])   # blocks later rooms add (Report.more)
 
 # %% ../../nbs/report/80_sections.ipynb #8c856c19
