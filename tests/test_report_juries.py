@@ -87,3 +87,28 @@ def test_cli_jury(tmp_path, case):
                         (["--model", "j0,j1", "--jury", "j0,q"], "--jury: 'q' is not one of the judges")):
         code, out, err = _run("report", str(tmp_path / "w.csv"), *argv)
         assert code == 2 and words in err.splitlines()[0], err
+
+
+def test_repeated_runs_are_the_apis(case, tmp_path):
+    "runs= (and --runs FILE): a 'Repeated runs' block per judge equal to judge_consistency, the stated choice, judges.csv's and report.json's columns."
+    ann, judges, truth = case[:3]
+    rng = np.random.default_rng(7)
+    runs = pd.DataFrame({f"r{k}": np.where(rng.random(ann.n_items) < 0.2, 1 - judges["j0"], judges["j0"]) for k in range(3)}, index=judges.index)
+    rep = make_report(ann, judges["j0"], judges=judges, n_bootstrap=0, tolerance=False, runs={"j0": runs})
+    c = h.judge_consistency(runs)
+    assert rep.runs["j0"].flip_ci == c.flip_ci and rep.runs["j0"].percent_ci == c.percent_ci and rep.runs["j0"].kappa.ci == c.kappa.ci
+    rg = add_gold(rep, ann, judges["j0"], truth.iloc[::3])
+    text = " ".join(rg.to_text(width=100).split())
+    assert f"Repeated runs of judge 'j0' (3 runs, {c.n_items} items with two or more; confidence 0.95)" in text
+    assert f"flip rate {c.flip_rate:.4f} [{c.flip_ci[0]:.4f}, {c.flip_ci[1]:.4f}] (Clopper-Pearson); {c.flips} of {c.n_items} items" in text
+    assert "how runs enter as given the other sections use the judge's labels as given" in text
+    csv = _judges_csv(rg)
+    assert csv.loc["j0", "flip rate"] == c.flip_rate and csv.loc["j0", "flip rate hi"] == c.flip_ci[1] and np.isnan(csv.loc["j1", "flip rate"])
+    d = json.loads(json.dumps(rg.to_dict()))
+    assert d["repeated_runs"]["j0"]["numbers"][3]["value"] == c.flip_rate and "Repeated runs of judge" in rg.to_html() + rg.to_markdown()
+    ann.to_wide().join(judges).rename_axis("item").to_csv(tmp_path / "w.csv")
+    runs.rename_axis("item").to_csv(tmp_path / "runs.csv")
+    code, out, err = _run("report", str(tmp_path / "w.csv"), "--model", "j0", "--runs", str(tmp_path / "runs.csv"), "--n-bootstrap", "0")
+    assert code == 0 and f"flip rate {c.flip_rate:.4f} [{c.flip_ci[0]:.4f}, {c.flip_ci[1]:.4f}]" in " ".join(out.split()), err
+    code, out, err = _run("report", str(tmp_path / "w.csv"), "--runs", str(tmp_path / "runs.csv"))
+    assert code == 2 and "--runs are repeated runs of the report's judge: pass --model" in err

@@ -243,6 +243,35 @@ def _jury_option(spec, # --jury: NAMES[:RULE]
                  + (" (ties: the earliest judge's label)" if rule == "majority" else "") + ", evaluated beside them by every method")
     return judges.assign(**{col: _jury(judges[[c for c in judges.columns if str(c) in names]], rule, name=col)})
 
+# %% ../../nbs/report/90_cli.ipynb #309c6826
+def _runs_option(spec, # --runs: a file of item ids and one column per run
+                 item, model, focus, # --item, --model, --focus
+                 case, # what was read (its judges and the eval file's judge name)
+                ) -> dict|None:
+    "{judge: items x runs} for --runs (None when not given): the runs belong to the report's judge, --focus among several, else the one --model names."
+    if spec is None: return None
+    if model is None: raise ValueError("--runs are repeated runs of the report's judge: pass --model (its labels) too.")
+    if case.ann is None: raise ValueError("--runs needs the labels in memory: drop --out-of-core.")
+    if not Path(str(spec)).is_file(): raise ValueError(f"--runs: {spec!r} is not a file; give a CSV or Parquet file of item ids and one column per run.")
+    df = _prediction_file(spec, "--runs", item)
+    who = str(focus) if focus is not None else str(case.judges.columns[0]) if case.judges is not None else _judge_label(model, getattr(case, "model_name", None))
+    return {who: df}
+
+# %% ../../nbs/report/90_cli.ipynb #4d99e349
+def _report_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates, out_of_core,
+                 memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs=None, focus=None):
+    "What `humancert report` reads, after the checks that need nothing read: _read_case (or _panel_case with --rater-kind), with --jury's judge among the judges, --clusters' ids as `case.clusters` and --runs as `case.runs`."
+    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
+    _check_model_spec(model)
+    _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
+    case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
+            else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
+                            out_of_core, memory_limit, quiet, annotators, gold, judge_field, () if clusters is None else (str(clusters),)))
+    case.judges = _jury_option(jury, case.judges, case.notes)          # --jury: one more judge, the named ones combined
+    case.clusters = _clusters_option(clusters, input, dataset, format, item, annotator, label, case.ann, out_of_core)
+    case.runs = _runs_option(runs, item, model, focus, case)
+    return case
+
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them, or an eval tool's file (.json such as nested {annotator: {item: label}}, .eval) (or use --dataset)
            dataset:str=None, # a bundled dataset instead of INPUT: running_example, personal_attacks, credbank, guessthekarma, imagenet_real, imagenet_real_golden, davidson, tweeteval, cebab or dices
@@ -283,28 +312,23 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
            fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
            jury:str=None, # several judges combined into one more judge, evaluated beside them: NAMES[:RULE], e.g. a,b,c or a,b,c:mean; RULE majority (default; ties: the earliest judge's label), mean or median (ratings)
+           runs:str=None, # repeated runs of the report's judge (--model, or --focus among several): a file of item ids and one column per run (epoch, seed, temperature); adds a 'Repeated runs' block (test-retest agreement, flip rate, no-majority share) and those columns in judges.csv
            clusters:str=None, # a column of INPUT naming each item's cluster (wide: one value per row; long: the same on every row of an item), or a file (item id, cluster id): items of one cluster (edits of one review, runs of one prompt) may be related, and every interval the report prints takes the cluster as its unit
            covariates:str=None, # possible causes of each judge's errors given the truth (gold, else the panel's majority): columns of INPUT, comma-separated (wide format: with --annotators; long: one value per item), or a file (item id, one column per covariate); adds a 'Bias given the truth' block per judge
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
-    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
-    _check_model_spec(model)
-    _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
-    case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
-            else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-                            out_of_core, memory_limit, quiet, annotators, gold, judge_field, () if clusters is None else (str(clusters),)))
-    case.judges = _jury_option(jury, case.judges, case.notes)          # --jury: one more judge, the named ones combined
+    case = _report_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates, out_of_core,
+                        memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs, focus)
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model, name := getattr(case, "model_name", None)), case.soft
     _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
     gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)
     ann, gold_labels, cov = _truth_options(gold, covariates, dataset, input, format, item, annotator, label, ann, hard, out_of_core)
-    cl = _clusters_option(clusters, input, dataset, format, item, annotator, label, ann, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
     common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
               not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
     if out_of_core: rep = _table_report(input, case, hard, soft, labels, common, memory_limit, delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
-                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, clusters=cl, delta=delta)
+                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, clusters=case.clusters, runs=case.runs, delta=delta)
     return report_gate(_finish(rep := with_pass_label(_with_truth(_named(rep, model, name), ann, hard, gold_labels, case.judges, cov), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)   # gold, bias given the truth; --pass-label; --fail-on
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a

@@ -143,5 +143,7 @@ def _to_dict(r):
     if r.judges is not None: d["judges"] = _judges_dict(r.judges, r)
     if r.pairs is not None: d["judge_pairs"] = _pairs_dict(r.pairs, round(1 - r.confidence, 12))
     if (e := getattr(r, "effective", None)) is not None: d["effective_judges"] = _effective_dict(e)
+    if getattr(r, "runs", None): d["repeated_runs"] = {n: {"runs": c.n_runs, "items": c.n_items, "numbers": _records(c.to_frame().reset_index()),
+                                                         "notes": list(c.notes)} for n, c in r.runs.items()}
     if r.bias: d["judge_bias"] = {n: _bias_dict(b) for n, b in r.bias.items()}
     return d | {m.key: m.data for m in r.more}   # blocks later rooms add (Report.more)

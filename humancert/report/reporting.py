@@ -180,6 +180,7 @@ class Report:
     pairs: object = None               # two judges or more: JudgePairs (McNemar against gold after add_gold, else the clear majority; Holm)
     bias: dict | None = None           # with covariates: judge -> its JudgeBias given the truth, or why it was not fitted
     more: tuple = ()                   # blocks later rooms add (each: key, heading, block, data; e.g. the corrected score, nb 89), printed last
+    runs: dict | None = None           # judge -> JudgeConsistency of its repeated runs (runs=); None without runs
     effective: object = None           # two judges or more: EffectiveJudges against the panel (after add_gold: the gold labels), or why it was not computed (a str)
     clusters: pd.Series | None = None  # clusters=: each item's cluster id, by item id (every interval resamples or sums whole clusters); None: items independent
 
@@ -546,6 +547,19 @@ def _effective(board, # the report's JudgeBoard (None: no judges)
     nan = (float("nan"), float("nan"))
     return dataclasses.replace(ej, ci=nan, rho_ci=nan, n_bootstrap=0, notes=ej.notes + ("no interval: no resamples (n_bootstrap = 0)",))
 
+# %% ../../nbs/report/86_report.ipynb #84ccdede
+from ..judges.consistency import judge_consistency
+
+def _runs_consistency(runs, # judge name -> items x runs DataFrame of its labels, or None
+                      confidence:float, # the report's level
+                      level:str, # the labels' level (nominal, ordinal, interval, ratio)
+                     ) -> dict|None:
+    "Each judge's JudgeConsistency over its runs (judge_consistency at the report's level); None without runs; a TypeError naming `runs` for anything but a dict of DataFrames."
+    if runs is None: return None
+    if not isinstance(runs, dict) or not runs or not all(isinstance(v, pd.DataFrame) for v in runs.values()):
+        raise TypeError(f"`runs` must be a dict: judge name -> a DataFrame of its labels (items x runs), got {type(runs).__name__}.")
+    return {str(k): judge_consistency(v, confidence=confidence, level=level) for k, v in runs.items()}
+
 # %% ../../nbs/report/86_report.ipynb #c63297a3
 def _judge_name(ann, model, frame):
     "The first judge whose labels are the model's (the judge the certificate describes), or None: no model, or a model that is none of the judges."
@@ -632,6 +646,7 @@ def make_report(ann:Annotations, # the human labels
                 min_items_per_annotator:int=30, # the alternative annotator test tests an annotator with at least this many items
                 tolerance:bool=True, # with alt_test: sweep epsilon for the smallest at which each judge passes (descriptive)
                 clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): every interval resamples or sums whole clusters (notebook 03)
+                runs:dict|None=None, # judge name -> items x runs DataFrame of that judge's repeated labels: a 'Repeated runs' block each (judge_consistency)
                 delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                ) -> Report:
     "Agreement, bounds, certificate and survey equivalence of a model against human labels, with the assumptions."
@@ -643,6 +658,7 @@ def make_report(ann:Annotations, # the human labels
     clusters, notes = _report_clusters(ann, clusters, notes)
     rep = _report(sub, lab, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators,
                   scorer=scorer, combiner=combiner, clusters=clusters)
+    rep = dataclasses.replace(rep, runs=_runs_consistency(runs, round(1 - delta, 12), ann.level))
     return _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k, scorer, combiner,
                         min_items_per_annotator, tolerance, clusters)
 

@@ -185,6 +185,25 @@ def _order_sentence(b):
     return (f"order: certified judges first, then by the S of the certificate that gives each verdict (highest first; S within {S_TIES:g} "
             f"of each other count as tied), ties in the order of {_rank_words(b)}; the figure ranks by {_rank_words(b)}, not by the verdict")
 
+# %% ../../nbs/report/80_sections.ipynb #44eb0f42
+_RUNS_CHOICE = ("the other sections use the judge's labels as given (model= / judges=); to choose how run noise enters them, pass "
+               "runs_as_judge(ann, runs, how=...).judge: 'first' (one call per item), 'majority' (the majority of the runs, a new judge) "
+               "or 'every run' (each run a unit, the item the cluster)")
+
+_RUN_COLUMNS = {"flip rate": lambda c: c.flip_rate, "flip rate lo": lambda c: c.flip_ci[0], "flip rate hi": lambda c: c.flip_ci[1],
+                "no-majority share": lambda c: c.split_share, "test-retest percent": lambda c: c.percent,
+                "test-retest percent lo": lambda c: c.percent_ci[0], "test-retest percent hi": lambda c: c.percent_ci[1]}
+
+def _runs_blocks(r):
+    "One 'Repeated runs' block per judge with runs: its consistency numbers with their intervals, then how runs enter the report."
+    out = []
+    for name, c in (getattr(r, "runs", None) or {}).items():
+        head = f"Repeated runs of judge {name!r} ({c.n_runs} runs, {c.n_items} items with two or more; confidence {c.confidence:g})"
+        rows = [(m, _f(x.value), ("no interval" if pd.isna(x.lo) else f"[{x.lo:.4f}, {x.hi:.4f}]") + f" ({x.interval})"
+                 + ("" if pd.isna(x["count"]) else f"; {int(x['count'])} of {c.n_items} items")) for m, x in c.to_frame().iterrows()]
+        out.append((head, rows + [("how runs enter", "as given", _RUNS_CHOICE)] + [("note", "", n) for n in c.notes]))
+    return out
+
 # %% ../../nbs/report/80_sections.ipynb #99baa123
 def _verdict_frame(r):
     "One row per judge in the verdict's order (_verdict_order), as numbers: alt-test, winning rate, advantage probability, agreement beside the humans', SEQ, gold certificate."
@@ -200,6 +219,9 @@ def _verdict_frame(r):
     e = getattr(r, "effective", None)
     if e is not None and not isinstance(e, str):                      # the jury's effective number: one value for the board, on every row
         v["effective judges"], v["effective judges lo"], v["effective judges hi"] = e.value, e.ci[0], e.ci[1]
+    runs = getattr(r, "runs", None) or {}
+    for col, get in _RUN_COLUMNS.items():                             # judges with repeated runs: their consistency (NaN for the others)
+        if runs: v[col] = [get(runs[str(n)]) if str(n) in runs else np.nan for n in v.index]
     return _pair_columns(r, v)                                       # two judges or more: the paired tests' lists, at the end
 
 # %% ../../nbs/report/80_sections.ipynb #cb583cda
@@ -472,7 +494,7 @@ def _sections(r):
         if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w}{_cluster_words(r)})", _seq_rows(e)))
     if r.gold is not None: out.append((f"Gold certificate (confidence {1 - r.gold.delta:g}, delta = {r.gold.delta:g}{w}{_gold_units(r.gold)})", _gold_rows(r.gold, r.gold_judges)))
     if r.judges is not None and r.details is not None: out += _judge_blocks(r)
-    return (out + [(h + _cluster_words(r), _Table(t, foot)) for h, t, foot in _pair_blocks(r)] + _effective_block(r) + _bias_blocks(r)   # two judges or more; covariates
+    return (out + [(h + _cluster_words(r), _Table(t, foot)) for h, t, foot in _pair_blocks(r)] + _effective_block(r) + _runs_blocks(r) + _bias_blocks(r)   # two judges or more; runs; covariates
             + [(m.heading, m.block) for m in r.more])   # blocks later rooms add (Report.more)
 
 # %% ../../nbs/report/80_sections.ipynb #8c856c19
