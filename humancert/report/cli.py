@@ -222,14 +222,13 @@ def _clusters_option(spec, # --clusters: a column of INPUT or a file (item id, c
     return _model_columns(df, [col], "--clusters", spec, format, key, annotator, label).iloc[:, 0].rename("cluster")
 
 # %% ../../nbs/report/90_cli.ipynb #93469233
-from ..judges.juries import jury as _jury, JURY_RULES
-
 def _jury_option(spec, # --jury: NAMES[:RULE]
                  judges, # the judges read (a DataFrame of several, or None for one)
                  notes:list, # the case's notes (the jury's is appended)
                 ):
     "The judges with the jury's column added for --jury (as they were without it): the named judges combined per item by RULE."
     if spec is None: return judges
+    from humancert.judges.juries import jury as _jury, JURY_RULES      # here: the report path loads scipy.stats only for a jury
     names, rule = (str(spec).rsplit(":", 1) + ["majority"])[:2] if ":" in str(spec) else (str(spec), "majority")
     if rule not in JURY_RULES: raise ValueError(f"--jury: unknown rule {rule!r} after ':'; choose one of {', '.join(JURY_RULES)}, e.g. --jury a,b,c:majority.")
     if judges is None: raise ValueError("--jury combines several judges: pass them with --model a,b,c (or --rater-kind), then --jury a,b,c.")

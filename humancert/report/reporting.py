@@ -530,8 +530,6 @@ def _judge_details(board, tolerance=True):
     return {"judges": out, "tolerance": sweep}
 
 # %% ../../nbs/report/86_report.ipynb #22c25bca
-from ..judges.juries import effective_judges
-
 def _effective(board, # the report's JudgeBoard (None: no judges)
                reference, # the human panel (Annotations) or gold labels (a Series by item)
                n_bootstrap:int, # the report's resamples (0: the value without its interval)
@@ -540,6 +538,7 @@ def _effective(board, # the report's JudgeBoard (None: no judges)
               ):
     "The board's judges' effective number (effective_judges) against `reference`, or why it could not be computed (a str); None with fewer than two judges."
     if board is None or len(board.table) < 2: return None
+    from humancert.judges.juries import effective_judges              # here: the report path loads scipy.stats only when it needs it
     error = "difference" if board.parameters.get("scorer") in ("neg_mae", "neg_rmse") else "mismatch"   # ratings: judge minus the reference
     try: ej = effective_judges(board.labels, reference, error=error, n_bootstrap=max(int(n_bootstrap), 1), confidence=confidence, seed=seed)
     except (ValueError, TypeError) as e: return f"not computed: {str(e).rstrip('.')}"
@@ -548,8 +547,6 @@ def _effective(board, # the report's JudgeBoard (None: no judges)
     return dataclasses.replace(ej, ci=nan, rho_ci=nan, n_bootstrap=0, notes=ej.notes + ("no interval: no resamples (n_bootstrap = 0)",))
 
 # %% ../../nbs/report/86_report.ipynb #84ccdede
-from ..judges.consistency import judge_consistency
-
 def _runs_consistency(runs, # judge name -> items x runs DataFrame of its labels, or None
                       confidence:float, # the report's level
                       level:str, # the labels' level (nominal, ordinal, interval, ratio)
@@ -558,6 +555,7 @@ def _runs_consistency(runs, # judge name -> items x runs DataFrame of its labels
     if runs is None: return None
     if not isinstance(runs, dict) or not runs or not all(isinstance(v, pd.DataFrame) for v in runs.values()):
         raise TypeError(f"`runs` must be a dict: judge name -> a DataFrame of its labels (items x runs), got {type(runs).__name__}.")
+    from humancert.judges.consistency import judge_consistency          # here: scipy.stats loads only with runs
     return {str(k): judge_consistency(v, confidence=confidence, level=level) for k, v in runs.items()}
 
 # %% ../../nbs/report/86_report.ipynb #c63297a3
