@@ -79,8 +79,8 @@ def test_cli_jury(tmp_path, case):
     r = b.table.loc["jury_majority"]
     row = next(l for l in out.splitlines() if l.startswith("  jury_majority"))
     assert f"{r['agreement']:.3f} [{r['agreement lo']:.3f}, {r['agreement hi']:.3f}]" in row
-    e = h.effective_judges(with_jury, ann, n_bootstrap=20, seed=0)
-    assert f"effective judges {e.value:.2f} of 4" in " ".join(out.split())
+    e = h.effective_judges(judges, ann, n_bootstrap=20, seed=0)          # the members: the jury is made from them, no vote of its own
+    assert f"effective judges {e.value:.2f} of 3" in " ".join(out.split()) and "left out 'jury_majority' made from the other judges" in " ".join(out.split())
     assert "'jury_majority': the majority of judges 'j0', 'j1', 'j2' on each item" in " ".join(out.split())
     for argv, words in ((["--model", "j0,j1", "--jury", "j0,j1:vote"], "--jury: unknown rule 'vote'"),
                         (["--model", "j0", "--jury", "j0,j1"], "--jury combines several judges"),

@@ -240,7 +240,9 @@ def _jury_option(spec, # --jury: NAMES[:RULE]
     if col in have: raise ValueError(f"--jury: a judge is already named {col!r}; rename it.")
     notes.append(f"judge {col!r}: the {rule} of judges {', '.join(map(repr, names))} on each item"
                  + (" (ties: the earliest judge's label)" if rule == "majority" else "") + ", evaluated beside them by every method")
-    return judges.assign(**{col: _jury(judges[[c for c in judges.columns if str(c) in names]], rule, name=col)})
+    out = judges.assign(**{col: _jury(judges[[c for c in judges.columns if str(c) in names]], rule, name=col)})
+    out.attrs["juries"] = [col]                                        # the report leaves it out of the effective number of judges
+    return out
 
 # %% ../../nbs/report/90_cli.ipynb #309c6826
 def _runs_option(spec, # --runs: a file of item ids and one column per run

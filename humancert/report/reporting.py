@@ -535,12 +535,14 @@ def _effective(board, # the report's JudgeBoard (None: no judges)
                n_bootstrap:int, # the report's resamples (0: the value without its interval)
                confidence:float, # the report's level
                seed:int, # the report's seed
+               juries=(), # judges made from the others (--jury): left out, they would count the same errors twice
               ):
-    "The board's judges' effective number (effective_judges) against `reference`, or why it could not be computed (a str); None with fewer than two judges."
-    if board is None or len(board.table) < 2: return None
+    "The board's judges' effective number (effective_judges) against `reference`, juries left out, or why it could not be computed (a str); None with fewer than two judges."
+    labels = None if board is None else board.labels.drop(columns=[c for c in board.labels.columns if str(c) in juries])
+    if labels is None or labels.shape[1] < 2: return None
     from humancert.judges.juries import effective_judges              # here: the report path loads scipy.stats only when it needs it
     error = "difference" if board.parameters.get("scorer") in ("neg_mae", "neg_rmse") else "mismatch"   # ratings: judge minus the reference
-    try: ej = effective_judges(board.labels, reference, error=error, n_bootstrap=max(int(n_bootstrap), 1), confidence=confidence, seed=seed)
+    try: ej = effective_judges(labels, reference, error=error, n_bootstrap=max(int(n_bootstrap), 1), confidence=confidence, seed=seed)
     except (ValueError, TypeError) as e: return f"not computed: {str(e).rstrip('.')}"
     if n_bootstrap: return ej
     nan = (float("nan"), float("nan"))
@@ -580,7 +582,9 @@ def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, s
                            min_items_per_annotator=min_items_per_annotator, scorer=scorer, combiner=combiner, clusters=clusters)
     params = rep.parameters | {k: board.parameters.get(k) for k in ("level", "score", "scorer", "combiner")}
     pairs, _ = _report_pairs(board, "majority", n_bootstrap, round(1 - delta, 12), seed, clusters)   # two judges or more: paired tests
-    eff = _effective(board, ann, n_bootstrap, round(1 - delta, 12), seed)   # two judges or more: their independent votes
+    juries = list(getattr(judges, "attrs", {}).get("juries", ()))          # --jury's judge: evaluated, but no vote of its own
+    eff = _effective(board, ann, n_bootstrap, round(1 - delta, 12), seed, juries)   # two judges or more: their independent votes
+    if juries: params = params | {"juries": juries}
     return dataclasses.replace(rep, judges=board, judge_name=_judge_name(ann, model, board.labels), parameters=params,
                                details=_judge_details(board, tolerance), pairs=pairs, effective=eff,
                                notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
@@ -756,7 +760,8 @@ def add_gold(report:Report, # a report from make_report
     det = None if report.details is None else _gold_details(report.judges, report.details, gold)
     p = report.pairs                                                   # the paired tests' accuracy, now against the gold labels
     pairs, note = (None, ()) if p is None else _report_pairs(report.judges, gold, p.n_bootstrap, p.confidence, p.seed, cl)
-    eff = report.effective if report.effective is None else _effective(report.judges, gold, report.parameters["n_bootstrap"], report.confidence, report.seed)
+    eff = report.effective if report.effective is None else _effective(report.judges, gold, report.parameters["n_bootstrap"], report.confidence, report.seed,
+                                                                             report.parameters.get("juries", ()))
     return dataclasses.replace(report, gold=_gold_covered(ann, model, gold, delta, cl), gold_judges=many, details=det,
                                pairs=pairs, effective=eff, notes=report.notes + note)
 

@@ -279,7 +279,9 @@ def _effective_block(r):
              f"uncorrelated errors (Kish: m / (1 + (m - 1) rho)); {iv}"),
             ("mean error correlation", _f(e.rho), ("" if e.n_bootstrap == 0 else f"[{e.rho_ci[0]:.4f}, {e.rho_ci[1]:.4f}]; ")
              + f"mean over the {e.m * (e.m - 1) // 2} pairs of judges of the correlation of their errors ({e.error}) against {ref}, on {e.n_items} items")]
-    return [(head, rows + [("note", "", n) for n in e.notes])]
+    juries = r.parameters.get("juries") or []
+    left = [("left out", ", ".join(map(repr, juries)), "made from the other judges (--jury), it would count their errors twice")] if juries else []
+    return [(head, rows + left + [("note", "", n) for n in e.notes])]
 
 # %% ../../nbs/report/80_sections.ipynb #30265f22
 def _board_verdicts(r, v):
