@@ -197,6 +197,81 @@ def _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstr
     _check_scale_options(ann, scorer, combiner)
     _check_judge_options(alt_test, score, hard is None, out_of_core, min_items)
 
+# %% ../../nbs/report/90_cli.ipynb #2e67384c
+from .read import _read_table, _item_index, _model_columns, _prediction_file
+
+def _clusters_option(spec, # --clusters: a column of INPUT or a file (item id, cluster id)
+                     input, dataset, format, item, annotator, label, # how INPUT was read
+                     ann, # the annotations read (None out of core)
+                     out_of_core:bool, # --out-of-core
+                    ) -> pd.Series|None:
+    "Each item's cluster id by item id for --clusters (None when not given): a file's one column, or a column of INPUT with one value per item."
+    if spec is None: return None
+    if out_of_core or ann is None: raise ValueError("--clusters needs the labels in memory: drop --out-of-core.")
+    if Path(str(spec)).is_file():
+        df = _prediction_file(spec, "--clusters", item)
+        if df.shape[1] != 1: raise ValueError(f"--clusters: the file needs exactly one column of cluster ids besides the item ids, got {list(df.columns)!r}.")
+        return df.iloc[:, 0].rename("cluster")
+    if dataset is not None: raise ValueError(f"--clusters: {spec!r} is no file; with a bundled --dataset give a file of item ids and cluster ids.")
+    if input is None or format not in ("wide", "long"):
+        raise ValueError("--clusters: give a file of item ids and cluster ids; a column of INPUT is read in the wide and long formats.")
+    df, key, annotator, _ = _item_index(_read_table(input), format, item, annotator)
+    col = next((c for c in df.columns if str(c) == str(spec)), None)
+    if col is None: raise ValueError(f"--clusters: {spec!r} is neither a file nor a column of INPUT; INPUT's columns are {list(map(str, df.columns))[:20]!r}.")
+    return _model_columns(df, [col], "--clusters", spec, format, key, annotator, label).iloc[:, 0].rename("cluster")
+
+# %% ../../nbs/report/90_cli.ipynb #93469233
+def _jury_option(spec, # --jury: NAMES[:RULE]
+                 judges, # the judges read (a DataFrame of several, or None for one)
+                 notes:list, # the case's notes (the jury's is appended)
+                ):
+    "The judges with the jury's column added for --jury (as they were without it): the named judges combined per item by RULE."
+    if spec is None: return judges
+    from humancert.judges.juries import jury as _jury, JURY_RULES      # here: the report path loads scipy.stats only for a jury
+    names, rule = (str(spec).rsplit(":", 1) + ["majority"])[:2] if ":" in str(spec) else (str(spec), "majority")
+    if rule not in JURY_RULES: raise ValueError(f"--jury: unknown rule {rule!r} after ':'; choose one of {', '.join(JURY_RULES)}, e.g. --jury a,b,c:majority.")
+    if judges is None: raise ValueError("--jury combines several judges: pass them with --model a,b,c (or --rater-kind), then --jury a,b,c.")
+    names, have = _names(names), list(map(str, judges.columns))
+    bad = [n for n in names if n not in have]
+    if bad: raise ValueError(f"--jury: {bad[0]!r} is not one of the judges ({', '.join(have)}); name two or more of them.")
+    if len(set(names)) < 2: raise ValueError(f"--jury needs two judges or more, got {names!r}.")
+    col = f"jury_{rule}"
+    if col in have: raise ValueError(f"--jury: a judge is already named {col!r}; rename it.")
+    notes.append(f"judge {col!r}: the {rule} of judges {', '.join(map(repr, names))} on each item"
+                 + (" (ties: the earliest judge's label)" if rule == "majority" else "") + ", evaluated beside them by every method")
+    out = judges.assign(**{col: _jury(judges[[c for c in judges.columns if str(c) in names]], rule, name=col)})
+    out.attrs["juries"] = [col]                                        # the report leaves it out of the effective number of judges
+    return out
+
+# %% ../../nbs/report/90_cli.ipynb #309c6826
+def _runs_option(spec, # --runs: a file of item ids and one column per run
+                 item, model, focus, # --item, --model, --focus
+                 case, # what was read (its judges and the eval file's judge name)
+                ) -> dict|None:
+    "{judge: items x runs} for --runs (None when not given): the runs belong to the report's judge, --focus among several, else the one --model names."
+    if spec is None: return None
+    if model is None: raise ValueError("--runs are repeated runs of the report's judge: pass --model (its labels) too.")
+    if case.ann is None: raise ValueError("--runs needs the labels in memory: drop --out-of-core.")
+    if not Path(str(spec)).is_file(): raise ValueError(f"--runs: {spec!r} is not a file; give a CSV or Parquet file of item ids and one column per run.")
+    df = _prediction_file(spec, "--runs", item)
+    who = str(focus) if focus is not None else str(case.judges.columns[0]) if case.judges is not None else _judge_label(model, getattr(case, "model_name", None))
+    return {who: df}
+
+# %% ../../nbs/report/90_cli.ipynb #4d99e349
+def _report_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates, out_of_core,
+                 memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs=None, focus=None, sep=None):
+    "What `humancert report` reads, after the checks that need nothing read: _read_case (or _panel_case with --rater-kind), with --jury's judge among the judges, --clusters' ids as `case.clusters` and --runs as `case.runs`."
+    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep)
+    _check_model_spec(model)
+    _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
+    case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
+            else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
+                            out_of_core, memory_limit, quiet, annotators, gold, judge_field, () if clusters is None else (str(clusters),)))
+    case.judges = _jury_option(jury, case.judges, case.notes)          # --jury: one more judge, the named ones combined
+    case.clusters = _clusters_option(clusters, input, dataset, format, item, annotator, label, case.ann, out_of_core)
+    case.runs = _runs_option(runs, item, model, focus, case)
+    return case
+
 # %% ../../nbs/report/90_cli.ipynb #287284f6
 @_reads_csv
 def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of them, or an eval tool's file (.json such as nested {annotator: {item: label}}, .eval) (or use --dataset)
@@ -237,15 +312,15 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            judge_field:str=None, # --model given a JSON lines file of judge outputs (item, label, model, latency_ms, ...): the field whose values name the judges (default: one judge, named after the label field, --label)
            pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
            fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
+           jury:str=None, # several judges combined into one more judge, evaluated beside them: NAMES[:RULE], e.g. a,b,c or a,b,c:mean; RULE majority (default; ties: the earliest judge's label), mean or median (ratings)
+           runs:str=None, # repeated runs of the report's judge (--model, or --focus among several): a file of item ids and one column per run (epoch, seed, temperature); adds a 'Repeated runs' block (test-retest agreement, flip rate, no-majority share) and those columns in judges.csv
+           clusters:str=None, # a column of INPUT naming each item's cluster (wide: one value per row; long: the same on every row of an item), or a file (item id, cluster id): items of one cluster (edits of one review, runs of one prompt) may be related, and every interval the report prints takes the cluster as its unit
            covariates:str=None, # possible causes of each judge's errors given the truth (gold, else the panel's majority): columns of INPUT, comma-separated (wide format: with --annotators; long: one value per item), or a file (item id, one column per covariate); adds a 'Bias given the truth' block per judge
            sep:str=None, # the character between a CSV's fields, for INPUT and every CSV file an option names (--model, --gold, --covariates), e.g. ';' or '\t' (a tab) (default: ',' for .csv, a tab for .tsv)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
-    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep); _check_model_spec(model)
-    _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
-    case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
-            else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-                            out_of_core, memory_limit, quiet, annotators, gold, judge_field))
+    case = _report_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates, out_of_core,
+                        memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs, focus, sep)
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model, name := getattr(case, "model_name", None)), case.soft
     _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
     gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)
@@ -255,7 +330,7 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
               not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
     if out_of_core: rep = _table_report(input, case, hard, soft, labels, common, memory_limit, delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
-                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, delta=delta)
+                            judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, clusters=case.clusters, runs=case.runs, delta=delta)
     return report_gate(_finish(rep := with_pass_label(_with_truth(_named(rep, model, name), ann, hard, gold_labels, case.judges, cov), hard, gold_labels, pass_label, ann), out, force, quiet), rep, gate, fail_on)   # gold, bias given the truth; --pass-label; --fail-on
 
 # %% ../../nbs/report/90_cli.ipynb #5fbbcc4a

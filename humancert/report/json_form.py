@@ -119,6 +119,13 @@ def _bias_dict(b):
     return {"outcome": b.outcome, "reference": b.reference, "stratified": b.stratified, "confidence": b.confidence, "items": b.n_items,
             "events": b.n_events, "notes": list(b.notes), "terms": _records(b.table.reset_index())}
 
+# %% ../../nbs/report/84_json.ipynb #34a8fe1b
+def _effective_dict(e):
+    "The judges' effective number as JSON: EffectiveJudges' one row, its error correlations and notes; {'not_computed': why} for a refusal."
+    if isinstance(e, str): return {"not_computed": e}
+    return (_records(e.to_frame())[0] | {"correlations": {str(i): {str(j): _num(v) for j, v in row.items()} for i, row in e.correlations.iterrows()},
+                                         "notes": list(e.notes)})
+
 # %% ../../nbs/report/84_json.ipynb #59b1088d
 def _to_dict(r):
     d = {"humancert_version": __version__, "title": r.title, "parameters": r.parameters,
@@ -135,5 +142,8 @@ def _to_dict(r):
     if r.gold is not None: d["gold_certificate"] = _gold_dict(r.gold, r.gold_judges)
     if r.judges is not None: d["judges"] = _judges_dict(r.judges, r)
     if r.pairs is not None: d["judge_pairs"] = _pairs_dict(r.pairs, round(1 - r.confidence, 12))
+    if (e := getattr(r, "effective", None)) is not None: d["effective_judges"] = _effective_dict(e)
+    if getattr(r, "runs", None): d["repeated_runs"] = {n: {"runs": c.n_runs, "items": c.n_items, "numbers": _records(c.to_frame().reset_index()),
+                                                         "notes": list(c.notes)} for n, c in r.runs.items()}
     if r.bias: d["judge_bias"] = {n: _bias_dict(b) for n, b in r.bias.items()}
     return d | {m.key: m.data for m in r.more}   # blocks later rooms add (Report.more)

@@ -21,14 +21,15 @@ def _report_pairs(board, # the report's JudgeBoard (None: no judges)
                  n_bootstrap:int=200, # the report's bootstrap resamples
                  confidence:float=0.95, # the report's level
                  seed:int=0, # the report's seed
+                 clusters=None, # the report's clusters (a cluster id per item, by item id), or None
                 ):
     "(JudgePairs or None, notes): the board's paired tests when it has two judges or more; gold labels that are not classes fall back to the clear human majority, with a note; n_bootstrap = 0 leaves the bootstrap families out."
     if board is None or len(board.table) < 2: return None, ()
     p, note = None, ()
     if isinstance(against, pd.Series):
-        try: p = board.pairs(against, n_bootstrap=max(n_bootstrap, 1), confidence=confidence, seed=seed)
+        try: p = board.pairs(against, n_bootstrap=max(n_bootstrap, 1), confidence=confidence, seed=seed, clusters=clusters)
         except ValueError as e: note = (f"judge against judge: accuracy against the clear human majority, not the gold labels ({e})",)
-    if p is None: p = board.pairs("majority", n_bootstrap=max(n_bootstrap, 1), confidence=confidence, seed=seed)
+    if p is None: p = board.pairs("majority", n_bootstrap=max(n_bootstrap, 1), confidence=confidence, seed=seed, clusters=clusters)
     if n_bootstrap: return p, note
     boot = [c for c in p.table if c.startswith(("agreement", "advantage"))]    # no resamples asked: the bootstrap families are left out
     return dataclasses.replace(p, table=p.table.drop(columns=boot), n_bootstrap=0,
@@ -36,6 +37,7 @@ def _report_pairs(board, # the report's JudgeBoard (None: no judges)
 
 # %% ../../nbs/report/79_judge_tests.ipynb #46dcf3e6
 _FAMILIES = {"McNemar": ("accuracy", lambda r: r["accuracy A"] - r["accuracy B"]),
+             "accuracy": ("accuracy", lambda r: r["accuracy A"] - r["accuracy B"]),   # with clusters: the cluster-robust t-test in McNemar's place
              "agreement": ("agreement with the humans", lambda r: r["agreement A-B"]),
              "advantage": ("advantage probability", lambda r: r["advantage A-B"])}   # family -> (what it compares, A's lead over B)
 
@@ -80,6 +82,9 @@ def _pair_heading(p, fam):
     if fam == "McNemar":
         ref = "the gold labels" if p.reference == "gold" else "the clear human majority"
         return f"Judge against judge: {what} against {ref} (exact McNemar, Holm over {len(p.table)} pairs)"
+    if fam == "accuracy":
+        ref = "the gold labels" if p.reference == "gold" else "the clear human majority"
+        return f"Judge against judge: {what} against {ref} (cluster-robust paired t-test over {p.n_clusters} clusters, Holm over {len(p.table)} pairs)"
     alt = "alt-test; " if fam == "advantage" else ""
     return f"Judge against judge: {what} ({alt}paired bootstrap, Holm over {len(p.table)} pairs)"
 
@@ -96,10 +101,11 @@ def _pair_foot(p, fam, alpha, matrix):
     who = "the row judge" if matrix else "judge A"
     read = (f"cell: Holm-adjusted p of 'equally good' and {who}'s side: + ahead, - behind, = level",
             f"*: adjusted p < {alpha:g}, family-wise over the pairs; the side is the direction observed")
-    if fam != "McNemar": read += (f"{p.n_bootstrap} item resamples (seed {p.seed}): smallest bootstrap p {2 / (p.n_bootstrap + 1):.4f} "
-                                  "before Holm; more resamples, finer p",)
-    col = "compared" if fam == "McNemar" else "items"
-    what = "items with a reference label both judged: " if fam == "McNemar" else "items both judged: "
+    unit = "item" if getattr(p, "n_clusters", None) is None else f"cluster (of {p.n_clusters})"
+    if fam not in ("McNemar", "accuracy"): read += (f"{p.n_bootstrap} {unit} resamples (seed {p.seed}): smallest bootstrap p {2 / (p.n_bootstrap + 1):.4f} "
+                                                    "before Holm; more resamples, finer p",)
+    col = "compared" if fam in ("McNemar", "accuracy") else "items"
+    what = "items with a reference label both judged: " if fam in ("McNemar", "accuracy") else "items both judged: "
     return read + tuple(_chunks(what, [f"{a!r}-{b!r} {int(r[col])}" for (a, b), r in p.table.iterrows()]))
 
 # %% ../../nbs/report/79_judge_tests.ipynb #4f9156b9
@@ -117,6 +123,7 @@ def _pair_blocks(r):
 
 # %% ../../nbs/report/79_judge_tests.ipynb #a0dd84dc
 _SIDE_COLUMNS = {"McNemar": ("significantly more accurate than", "significantly less accurate than"),
+                 "accuracy": ("significantly more accurate than", "significantly less accurate than"),   # with clusters (one of the two is present)
                  "agreement": ("significantly closer to the humans than", "significantly further from the humans than"),
                  "advantage": ("significantly higher advantage than", "significantly lower advantage than")}
 

@@ -560,6 +560,7 @@ def read_labels(path:str, # CSV, JSON lines or Parquet file of labels, or an eva
                 annotators:str|None=None, # wide format: the annotators' columns, comma-separated (default: every other column)
                 keep:tuple=(), # wide format with `annotators`: columns kept beside them (a gold column, taken out by the caller)
                 judge_field:str|None=None, # an eval tool's JSON lines of judge outputs: the field whose values name the judges
+                drop:tuple=(), # columns of the file that are neither labels nor predictions (a --clusters column): left out before the labels are read
                ) -> LabelsFile:
     "Annotations and the model's predictions from a labels file in one of the three layouts."
     if annotators is not None and format != "wide":
@@ -577,6 +578,7 @@ def read_labels(path:str, # CSV, JSON lines or Parquet file of labels, or an eva
     df, item, annotator, notes = _item_index(df, format, item, annotator)
     df, found, more = _take_predictions(df, format, item, annotator, label, model, soft_model, judge_field)
     notes += more
+    df = df.drop(columns=[c for c in df.columns if str(c) in drop])                  # a --clusters column: no annotator, no label
     if format == "wide": df = _pick_annotators(df, annotators, keep) if annotators is not None else _refuse_number_columns(df) or df
     if format == "long" and classes is None: _refuse_number_labels(df, label)
     ann = _annotations_of(df, format, item, annotator, label, missing, classes, duplicates)
@@ -729,7 +731,7 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
 
 # %% ../../nbs/report/87_read.ipynb #6c7faebe
 def _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
-               out_of_core, memory_limit, quiet, annotators=None, gold=None, judge_field=None):
+               out_of_core, memory_limit, quiet, annotators=None, gold=None, judge_field=None, drop=()):
     "What the report is about: annotations (None out of core), the model's labels and probabilities, notes, title, judges, columns."
     case = SimpleNamespace(title=f"file {input}", judges=None, item=item, annotator=annotator, label=label, model_name=None)
     if dataset is not None:
@@ -741,7 +743,7 @@ def _read_case(input, dataset, format, item, annotator, label, missing, labels, 
             input, format, item, annotator, label, labels, model, soft_model, memory_limit or "2GB", not quiet)
     else:
         lf = read_labels(input, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates=duplicates or "error",
-                         annotators=annotators, keep=() if gold is None else (str(gold),), judge_field=judge_field)
+                         annotators=annotators, keep=() if gold is None else (str(gold),), judge_field=judge_field, drop=drop)
         case.ann, case.hard, case.soft, case.notes, case.judges = lf.annotations, lf.model, lf.soft_model, list(lf.notes), lf.judges
         case.model_name = lf.model_name
     return case

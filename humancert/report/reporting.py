@@ -180,6 +180,9 @@ class Report:
     pairs: object = None               # two judges or more: JudgePairs (McNemar against gold after add_gold, else the clear majority; Holm)
     bias: dict | None = None           # with covariates: judge -> its JudgeBias given the truth, or why it was not fitted
     more: tuple = ()                   # blocks later rooms add (each: key, heading, block, data; e.g. the corrected score, nb 89), printed last
+    runs: dict | None = None           # judge -> JudgeConsistency of its repeated runs (runs=); None without runs
+    effective: object = None           # two judges or more: EffectiveJudges against the panel (after add_gold: the gold labels), or why it was not computed (a str)
+    clusters: pd.Series | None = None  # clusters=: each item's cluster id, by item id (every interval resamples or sums whole clusters); None: items independent
 
     @property
     def confidence(self) -> float:
@@ -246,17 +249,17 @@ def to_html(self:Report, images:dict|None=None, # section name -> [(caption, bas
 def _repr_html_(self:Report): return _to_html(self, {})
 
 # %% ../../nbs/report/86_report.ipynb #d8db3f83
-def _level_agreement(ann, agree, notes):
+def _level_agreement(ann, agree, notes, clusters=None):
     "The agreement table led by the coefficients that fit the annotations' level (ordinal, interval, ratio), each with its 95 % interval; unchanged for nominal labels."
     if ann is None or ann.level == "nominal": return agree
     rows = []
-    for fn in (lambda: krippendorff_alpha(ann, level=ann.level, ci_method="analytic"),
-               lambda: fleiss_kappa(ann, weights="quadratic", ci_method="analytic")):
+    for fn in (lambda: krippendorff_alpha(ann, level=ann.level, ci_method="analytic", clusters=clusters),
+               lambda: fleiss_kappa(ann, weights="quadratic", ci_method="analytic", clusters=clusters)):
         try: r = fn()
         except ValueError as e:
             notes.append(f"agreement at the {ann.level} level: not computed ({str(e).rstrip('.')})"); continue
         rows.append({"measure": r.measure, "value": r.value, "observed": r.observed, "expected": r.expected,
-                     "over": f"{r.n_items} items, 95% interval [{r.ci[0]:.4f}, {r.ci[1]:.4f}] (analytic)",
+                     "over": f"{r.n_items} items, 95% interval [{r.ci[0]:.4f}, {r.ci[1]:.4f}] (analytic" + ("" if r.n_clusters is None else f", cluster-robust over {r.n_clusters} clusters") + ")",
                      "ci_low": r.ci[0], "ci_high": r.ci[1]})
     notes.append(f"level: {ann.level}; the agreement table leads with Krippendorff's alpha at that level and Fleiss' kappa with "
                  "quadratic weights (each with its 95% interval, asymptotic), which count near misses on the scale as partial "
@@ -279,10 +282,10 @@ def _rating_model(ann, model, scorer, combiner, notes):
     return x.astype(float), nearest
 
 # %% ../../nbs/report/86_report.ipynb #5c04af52
-def _scale_survey(x, ann, n_bootstrap, seed, max_k, progress, notes, scorer, combiner):
+def _scale_survey(x, ann, n_bootstrap, seed, max_k, progress, notes, scorer, combiner, clusters=None):
     "Survey equivalence of a predicted rating: a mean or median panel, a scale scorer (default mean + minus MAE)."
     combiner, scorer = combiner or "mean", scorer or "neg_mae"
-    try: return survey_equivalence(x, ann, combiner, scorer, n_bootstrap, seed, max_k, progress)
+    try: return survey_equivalence(x, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clusters=clusters)
     except (TypeError, ValueError) as e:
         if not scale_request(combiner, scorer) or "`combiner`" in str(e) or "`scorer`" in str(e): raise
         notes.append(f"survey equivalence not computed: {str(e).rstrip('.')}")
@@ -304,6 +307,27 @@ def _check_report_args(ann, confidence, delta, n_bootstrap, max_k, clip, seed, t
     if clip is not None and (isinstance(clip, bool) or not isinstance(clip, (int, float)) or not 0 <= clip < 0.5):
         raise ValueError(f"`clip` must be a probability floor in [0, 0.5) or None, got {clip!r}.")
     return delta, seed
+
+# %% ../../nbs/report/86_report.ipynb #174bd886
+from ..agreement.clusters import cluster_codes, looks_clustered
+from .sections import _CLUSTER_WARNING
+
+def _report_clusters(ann, clusters, notes):
+    "(each item's cluster id as a Series by item id, or None; the notes): `clusters` checked (an id for every item, two clusters at least); without clusters, a warning note when the item ids look clustered."
+    if clusters is None:
+        hint = looks_clustered(ann.items)
+        if hint is None: return None, tuple(notes)
+        return None, tuple(notes) + (f"{_CLUSTER_WARNING}{hint[len('item ids look clustered'):]}, or in `humancert report` --clusters COL (a column of INPUT, or a file of item ids and cluster ids); "
+                                     "without clusters every interval treats the items as independent and may be too narrow",)
+    cluster_codes(clusters, ann.items)                                 # every item a cluster, two at least, or an error naming `clusters`
+    vals = clusters.reindex(ann.items).to_numpy(dtype=object) if isinstance(clusters, pd.Series) else np.asarray(clusters, dtype=object)
+    return pd.Series(vals, index=pd.Index(ann.items), name="cluster"), tuple(notes)
+
+def _cluster_parameters(clusters):
+    "The report's parameters for `clusters`: how many clusters and their mean size in items ({} without clusters)."
+    if clusters is None: return {}
+    G = int(clusters.nunique())
+    return {"clusters": G, "mean_cluster_size": round(len(clusters) / G, 4)}
 
 # %% ../../nbs/report/86_report.ipynb #2bc4dd60
 def _precedents_count(w0, w1, z, o):
@@ -358,10 +382,10 @@ def _first_zero(ann, combiner, scorer, max_k, clip):
 _NO_PRECEDENT = ("ABC gives probability 0 to a label that occurs in the data or a bootstrap resample (cross-entropy -inf): "
                  "no other item has a precedent for it")
 
-def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, notes, scorer=None, combiner=None, numbers=None):
+def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, notes, scorer=None, combiner=None, numbers=None, clusters=None):
     "Survey equivalence; an ABC curve is ended before the first k where it gives an observed label probability 0 (None if that is k < 2)."
     if numbers is not None or scale_request(combiner, scorer):          # a predicted rating: mean/median panels, scale scorers
-        return _scale_survey(pred if numbers is None else numbers, ann, n_bootstrap, seed, max_k, progress, notes, scorer, combiner)
+        return _scale_survey(pred if numbers is None else numbers, ann, n_bootstrap, seed, max_k, progress, notes, scorer, combiner, clusters)
     combiner, scorer = combiner or ("abc" if soft else "plurality"), scorer or ("cross_entropy" if soft else "agreement")
     if soft:
         zero = ((np.asarray(pred) == 0) & (np.asarray(ann.counts) > 0)).any(1)
@@ -374,7 +398,7 @@ def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, note
     cut = first is not None
     if cut: max_k = first - 1
     while True:
-        try: res = survey_equivalence(pred, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clip=clip)
+        try: res = survey_equivalence(pred, ann, combiner, scorer, n_bootstrap, seed, max_k, progress, clip=clip, clusters=clusters)
         except ZeroProbabilityError as e:
             if e.k < 2:
                 notes.append(f"survey equivalence not computed: from k = {e.k} {_NO_PRECEDENT}, so no curve of two or more raters "
@@ -438,7 +462,7 @@ def _model_labels(ann, model, soft_model, scorer, combiner, notes):
     return numbers, probs, ext, label
 
 # %% ../../nbs/report/86_report.ipynb #79ad8378
-def _agreement_table(ann, summary, notes):
+def _agreement_table(ann, summary, notes, clusters=None):
     "(the agreement summary, the table of every measure and SPA), led by the level's coefficients for ratings."
     s = agreement_summary(ann) if summary is None else summary
     sp = spa(ann, "annotations")
@@ -446,7 +470,7 @@ def _agreement_table(ann, summary, notes):
     agree = pd.concat([s.to_frame(), pd.DataFrame([{"measure": "SPA (annotations weighting)", "value": sp.value,
                                                     "observed": sp.value, "expected": 0.0, "over": f"{sp.n_items} items"}]
                                                   ).set_index("measure")])
-    return s, _level_agreement(ann, agree, notes)                    # ordinal/interval/ratio labels: the coefficients of their level first
+    return s, _level_agreement(ann, agree, notes, clusters)                    # ordinal/interval/ratio labels: the coefficients of their level first
 
 # %% ../../nbs/report/86_report.ipynb #42199f5a
 def _margins(cert):
@@ -456,7 +480,7 @@ def _margins(cert):
     return cert.confidence_at(np.linspace(0, top * 1.1 if top > 0 else 0.05, 23))
 
 # %% ../../nbs/report/86_report.ipynb #e72366e1
-def _model_parts(ann, label, probs, numbers, shape, delta, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner):
+def _model_parts(ann, label, probs, numbers, shape, delta, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner, clusters=None):
     "(certificate, the paper's certificate, S against tau as a function computing it, survey equivalence) of the model; four Nones and a note without one."
     if label is None:
         notes.append("no model given: the certificate and the survey equivalence need one (model= / --model, or soft_model=)")
@@ -466,7 +490,7 @@ def _model_parts(ann, label, probs, numbers, shape, delta, n_bootstrap, seed, ma
     if cert is not None and cert.n_annotators is None and isinstance(K, (int, np.integer)):   # counts from a table that knows its annotators
         cert, paper = (dataclasses.replace(c, n_annotators=int(K)) for c in (cert, paper))
     pred = probs if probs is not None else label
-    seq = _equivalence(pred, ann, probs is not None, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner, numbers)
+    seq = _equivalence(pred, ann, probs is not None, n_bootstrap, seed, max_k, clip, progress, notes, scorer, combiner, numbers, clusters)
     return cert, paper, partial(_margins, cert), seq
 
 # %% ../../nbs/report/86_report.ipynb #78f27949
@@ -479,19 +503,19 @@ def _parameters(delta, n_bootstrap, seed, max_k, clip, cert, seq):
 
 # %% ../../nbs/report/86_report.ipynb #b5e583e9
 def _report(ann, model, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators, summary=None, annot=None,
-            scorer=None, combiner=None):
+            scorer=None, combiner=None, clusters=None):
     "The report from checked arguments; `summary` and `annot` when the agreement and the annotator view were computed elsewhere (a table's engine)."
     notes = list(notes)
     numbers, probs, ext, label = _model_labels(ann, model, soft_model, scorer, combiner, notes)
-    s, agree = _agreement_table(ann, summary, notes)
+    s, agree = _agreement_table(ann, summary, notes, clusters)
     bounds = bounds_by_annotators(ext, label)
     cert, paper, margins, seq = _model_parts(ann, label, probs, numbers, s.shape, delta, n_bootstrap, seed, max_k, clip, progress, notes,
-                                             scorer, combiner)
+                                             scorer, combiner, clusters)
     params = _parameters(delta, n_bootstrap, seed, max_k, clip, cert, seq)
     upper = {k: upper_bound(ann, k).value for k in ("theoretical", "empirical")}
     if annot is None and ann.has_annotators: annot = annotator_agreement(ext, label, top_annotators)
-    return Report(title, params, s.shape, agree, bounds, upper, cert, paper, margins, seq, tuple(notes),
-                  _assumptions(s.shape, cert is not None, probs is not None), annot)
+    return Report(title, params | _cluster_parameters(clusters), s.shape, agree, bounds, upper, cert, paper, margins, seq, tuple(notes),
+                  _assumptions(s.shape, cert is not None, probs is not None), annot, clusters=clusters)
 
 # %% ../../nbs/report/86_report.ipynb #ef6e56a2
 def _judge_details(board, tolerance=True):
@@ -505,6 +529,37 @@ def _judge_details(board, tolerance=True):
     sweep = board.tolerance() if tolerance and board.alt is not None else None
     return {"judges": out, "tolerance": sweep}
 
+# %% ../../nbs/report/86_report.ipynb #22c25bca
+def _effective(board, # the report's JudgeBoard (None: no judges)
+               reference, # the human panel (Annotations) or gold labels (a Series by item)
+               n_bootstrap:int, # the report's resamples (0: the value without its interval)
+               confidence:float, # the report's level
+               seed:int, # the report's seed
+               juries=(), # judges made from the others (--jury): left out, they would count the same errors twice
+              ):
+    "The board's judges' effective number (effective_judges) against `reference`, juries left out, or why it could not be computed (a str); None with fewer than two judges."
+    labels = None if board is None else board.labels.drop(columns=[c for c in board.labels.columns if str(c) in juries])
+    if labels is None or labels.shape[1] < 2: return None
+    from humancert.judges.juries import effective_judges              # here: the report path loads scipy.stats only when it needs it
+    error = "difference" if board.parameters.get("scorer") in ("neg_mae", "neg_rmse") else "mismatch"   # ratings: judge minus the reference
+    try: ej = effective_judges(labels, reference, error=error, n_bootstrap=max(int(n_bootstrap), 1), confidence=confidence, seed=seed)
+    except (ValueError, TypeError) as e: return f"not computed: {str(e).rstrip('.')}"
+    if n_bootstrap: return ej
+    nan = (float("nan"), float("nan"))
+    return dataclasses.replace(ej, ci=nan, rho_ci=nan, n_bootstrap=0, notes=ej.notes + ("no interval: no resamples (n_bootstrap = 0)",))
+
+# %% ../../nbs/report/86_report.ipynb #84ccdede
+def _runs_consistency(runs, # judge name -> items x runs DataFrame of its labels, or None
+                      confidence:float, # the report's level
+                      level:str, # the labels' level (nominal, ordinal, interval, ratio)
+                     ) -> dict|None:
+    "Each judge's JudgeConsistency over its runs (judge_consistency at the report's level); None without runs; a TypeError naming `runs` for anything but a dict of DataFrames."
+    if runs is None: return None
+    if not isinstance(runs, dict) or not runs or not all(isinstance(v, pd.DataFrame) for v in runs.values()):
+        raise TypeError(f"`runs` must be a dict: judge name -> a DataFrame of its labels (items x runs), got {type(runs).__name__}.")
+    from humancert.judges.consistency import judge_consistency          # here: scipy.stats loads only with runs
+    return {str(k): judge_consistency(v, confidence=confidence, level=level) for k, v in runs.items()}
+
 # %% ../../nbs/report/86_report.ipynb #c63297a3
 def _judge_name(ann, model, frame):
     "The first judge whose labels are the model's (the judge the certificate describes), or None: no model, or a model that is none of the judges."
@@ -516,7 +571,7 @@ def _judge_name(ann, model, frame):
     return None
 
 def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k, scorer=None, combiner=None,
-                 min_items_per_annotator=30, tolerance=True):
+                 min_items_per_annotator=30, tolerance=True, clusters=None):
     "The report with a leaderboard (compare_judges) of `judges`, or of the model alone, and each judge's details, when judges or an alt-test epsilon are given."
     if judges is None and alt_test is None: return rep
     if judges is None:
@@ -524,11 +579,14 @@ def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, s
         name = model.name if isinstance(model, pd.Series) and isinstance(model.name, str) and model.name else "model"
         judges = pd.Series(as_item_aligned(ann, model, "model"), index=ann.items, name=name)   # the board names the judge as the Series does
     board = compare_judges(ann, judges, epsilon=alt_test, score=score, delta=delta, n_bootstrap=n_bootstrap, seed=seed, max_k=max_k,
-                           min_items_per_annotator=min_items_per_annotator, scorer=scorer, combiner=combiner)
+                           min_items_per_annotator=min_items_per_annotator, scorer=scorer, combiner=combiner, clusters=clusters)
     params = rep.parameters | {k: board.parameters.get(k) for k in ("level", "score", "scorer", "combiner")}
-    pairs, _ = _report_pairs(board, "majority", n_bootstrap, round(1 - delta, 12), seed)   # two judges or more: paired tests
+    pairs, _ = _report_pairs(board, "majority", n_bootstrap, round(1 - delta, 12), seed, clusters)   # two judges or more: paired tests
+    juries = list(getattr(judges, "attrs", {}).get("juries", ()))          # --jury's judge: evaluated, but no vote of its own
+    eff = _effective(board, ann, n_bootstrap, round(1 - delta, 12), seed, juries)   # two judges or more: their independent votes
+    if juries: params = params | {"juries": juries}
     return dataclasses.replace(rep, judges=board, judge_name=_judge_name(ann, model, board.labels), parameters=params,
-                               details=_judge_details(board, tolerance), pairs=pairs,
+                               details=_judge_details(board, tolerance), pairs=pairs, effective=eff,
                                notes=rep.notes + tuple(f"judges: {n}" for n in board.notes))
 
 # %% ../../nbs/report/86_report.ipynb #1e7f9a1b
@@ -589,6 +647,8 @@ def make_report(ann:Annotations, # the human labels
                 score=None, # the alternative annotator test's score: 'accuracy', 'neg_rmse', 'neg_mae'; default neg_mae for numeric ratings, else accuracy
                 min_items_per_annotator:int=30, # the alternative annotator test tests an annotator with at least this many items
                 tolerance:bool=True, # with alt_test: sweep epsilon for the smallest at which each judge passes (descriptive)
+                clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): every interval resamples or sums whole clusters (notebook 03)
+                runs:dict|None=None, # judge name -> items x runs DataFrame of that judge's repeated labels: a 'Repeated runs' block each (judge_consistency)
                 delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                ) -> Report:
     "Agreement, bounds, certificate and survey equivalence of a model against human labels, with the assumptions."
@@ -597,10 +657,12 @@ def make_report(ann:Annotations, # the human labels
         scorer, combiner = _judge_scale(ann, model if judges is None else judges)     # the judges' scale in every section
     sub, lab, n_missing = (ann, model, 0) if model is None or soft_model is not None else _covered(ann, model)
     if n_missing: notes = tuple(notes) + (_missing_note(model, n_missing, ann.n_items),)
+    clusters, notes = _report_clusters(ann, clusters, notes)
     rep = _report(sub, lab, soft_model, title, delta, n_bootstrap, seed, max_k, clip, progress, notes, top_annotators,
-                  scorer=scorer, combiner=combiner)
+                  scorer=scorer, combiner=combiner, clusters=clusters)
+    rep = dataclasses.replace(rep, runs=_runs_consistency(runs, round(1 - delta, 12), ann.level))
     return _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, seed, max_k, scorer, combiner,
-                        min_items_per_annotator, tolerance)
+                        min_items_per_annotator, tolerance, clusters)
 
 # %% ../../nbs/report/86_report.ipynb #71d99ca9
 @contextmanager
@@ -698,11 +760,11 @@ def _gold_details(board, details, gold):
         except ValueError: return None
     return details | {"judges": {n: d | {"gold_confusion": against(n)} for n, d in details["judges"].items()}}
 
-def _gold_covered(ann, model, gold, delta):
+def _gold_covered(ann, model, gold, delta, clusters=None):
     "The gold certificate of `model` on the items it labelled (and their gold labels): a uniform gold subset of all items is one of those items too."
     sub, lab, n_missing = _covered(ann, model)
     if n_missing: gold = gold[gold.index.isin(sub.items) | ~gold.index.isin(ann.items)]    # ids that are no item stay, to be refused
-    return certify_with_gold(sub, lab, gold, delta=delta)
+    return certify_with_gold(sub, lab, gold, delta=delta, clusters=clusters)
 
 def add_gold(report:Report, # a report from make_report
              ann:Annotations, # the human labels it was made from
@@ -715,12 +777,15 @@ def add_gold(report:Report, # a report from make_report
     delta = report.parameters["delta"]
     if judges is None and report.details is not None:
         judges = pd.DataFrame({n: d["labels"] for n, d in report.details["judges"].items()}, index=pd.Index(ann.items))
-    many = None if judges is None or judges.shape[1] < 2 else {str(j): _gold_covered(ann, judges[j], gold, delta) for j in judges.columns}
+    cl = report.clusters                                               # make_report's clusters=: the gold clusters are the units
+    many = None if judges is None or judges.shape[1] < 2 else {str(j): _gold_covered(ann, judges[j], gold, delta, cl) for j in judges.columns}
     det = None if report.details is None else _gold_details(report.judges, report.details, gold)
     p = report.pairs                                                   # the paired tests' accuracy, now against the gold labels
-    pairs, note = (None, ()) if p is None else _report_pairs(report.judges, gold, p.n_bootstrap, p.confidence, p.seed)
-    return dataclasses.replace(report, gold=_gold_covered(ann, model, gold, delta), gold_judges=many, details=det,
-                               pairs=pairs, notes=report.notes + note)
+    pairs, note = (None, ()) if p is None else _report_pairs(report.judges, gold, p.n_bootstrap, p.confidence, p.seed, cl)
+    eff = report.effective if report.effective is None else _effective(report.judges, gold, report.parameters["n_bootstrap"], report.confidence, report.seed,
+                                                                             report.parameters.get("juries", ()))
+    return dataclasses.replace(report, gold=_gold_covered(ann, model, gold, delta, cl), gold_judges=many, details=det,
+                               pairs=pairs, effective=eff, notes=report.notes + note)
 
 # %% ../../nbs/report/86_report.ipynb #ba4f5886
 @patch

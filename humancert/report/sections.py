@@ -38,9 +38,16 @@ def _runs(k, n):
 # %% ../../nbs/report/80_sections.ipynb #b744637b
 _BOUND_WORD = {"=": "", "<": "less than ", ">": "more than "}   # how a survey equivalence bound reads: exact, or beyond the curve
 
+def _boot_unit(e): return "item" if getattr(e, "n_clusters", None) is None else "cluster"
+
+def _boot_what(e):
+    "What a survey equivalence's bootstrap resampled, as the report says it."
+    G = getattr(e, "n_clusters", None)
+    return f"{len(e.samples)} resamples; asymptotic, i.i.d. items" if G is None else f"{len(e.samples)} resamples of {G} clusters; asymptotic, i.i.d. clusters"
+
 def _seq_rows(e):
     lo, hi = e.interval
-    iv = "no interval (n_bootstrap = 0)" if not len(e.samples) else f"95% item-bootstrap percentile interval [{lo:.2f}, {hi:.2f}] ({len(e.samples)} resamples; asymptotic, i.i.d. items)"
+    iv = "no interval (n_bootstrap = 0)" if not len(e.samples) else f"95% {_boot_unit(e)}-bootstrap percentile interval [{lo:.2f}, {hi:.2f}] ({_boot_what(e)})"
     word = _BOUND_WORD[e.bound]
     K = int(e.curve.k[-1])
     rows = [("equivalence", f"{word}{e.value:.2f}", f"raters; {iv}"),
@@ -122,7 +129,8 @@ def _rank_words(b):
 def _judges_head(b):
     "The judges section's heading: the verdict table is in the verdict's order (stated under it)."
     alt = "" if b.alt is None else f"; alternative annotator test at epsilon = {b.parameters['epsilon']:g}, q = {b.parameters['q']:g}, score {b.parameters['score']}"
-    return f"Judges (ranked by verdict{alt})"
+    G = b.parameters.get("n_clusters")
+    return f"Judges (ranked by verdict{alt}{'' if G is None else f'; intervals and alt-test over {G} clusters'})"
 
 # %% ../../nbs/report/80_sections.ipynb #a6b593a9
 def _judges_rows(b):
@@ -177,6 +185,25 @@ def _order_sentence(b):
     return (f"order: certified judges first, then by the S of the certificate that gives each verdict (highest first; S within {S_TIES:g} "
             f"of each other count as tied), ties in the order of {_rank_words(b)}; the figure ranks by {_rank_words(b)}, not by the verdict")
 
+# %% ../../nbs/report/80_sections.ipynb #44eb0f42
+_RUNS_CHOICE = ("the other sections use the judge's labels as given (model= / judges=); to choose how run noise enters them, pass "
+               "runs_as_judge(ann, runs, how=...).judge: 'first' (one call per item), 'majority' (the majority of the runs, a new judge) "
+               "or 'every run' (each run a unit, the item the cluster)")
+
+_RUN_COLUMNS = {"flip rate": lambda c: c.flip_rate, "flip rate lo": lambda c: c.flip_ci[0], "flip rate hi": lambda c: c.flip_ci[1],
+                "no-majority share": lambda c: c.split_share, "test-retest percent": lambda c: c.percent,
+                "test-retest percent lo": lambda c: c.percent_ci[0], "test-retest percent hi": lambda c: c.percent_ci[1]}
+
+def _runs_blocks(r):
+    "One 'Repeated runs' block per judge with runs: its consistency numbers with their intervals, then how runs enter the report."
+    out = []
+    for name, c in (getattr(r, "runs", None) or {}).items():
+        head = f"Repeated runs of judge {name!r} ({c.n_runs} runs, {c.n_items} items with two or more; confidence {c.confidence:g})"
+        rows = [(m, _f(x.value), ("no interval" if pd.isna(x.lo) else f"[{x.lo:.4f}, {x.hi:.4f}]") + f" ({x.interval})"
+                 + ("" if pd.isna(x["count"]) else f"; {int(x['count'])} of {c.n_items} items")) for m, x in c.to_frame().iterrows()]
+        out.append((head, rows + [("how runs enter", "as given", _RUNS_CHOICE)] + [("note", "", n) for n in c.notes]))
+    return out
+
 # %% ../../nbs/report/80_sections.ipynb #99baa123
 def _verdict_frame(r):
     "One row per judge in the verdict's order (_verdict_order), as numbers: alt-test, winning rate, advantage probability, agreement beside the humans', SEQ, gold certificate."
@@ -189,6 +216,12 @@ def _verdict_frame(r):
         v["gold S"] = [np.nan if g is None else g.score for g in golds.values()]
         v["gold certified"] = [None if g is None else bool(g.certified) for g in golds.values()]
         v["gold accuracy"] = [np.nan if g is None else g.model_accuracy for g in golds.values()]
+    e = getattr(r, "effective", None)
+    if e is not None and not isinstance(e, str):                      # the jury's effective number: one value for the board, on every row
+        v["effective judges"], v["effective judges lo"], v["effective judges hi"] = e.value, e.ci[0], e.ci[1]
+    runs = getattr(r, "runs", None) or {}
+    for col, get in _RUN_COLUMNS.items():                             # judges with repeated runs: their consistency (NaN for the others)
+        if runs: v[col] = [get(runs[str(n)]) if str(n) in runs else np.nan for n in v.index]
     return _pair_columns(r, v)                                       # two judges or more: the paired tests' lists, at the end
 
 # %% ../../nbs/report/80_sections.ipynb #cb583cda
@@ -200,6 +233,55 @@ def _seq_head(b):
     "The survey equivalence's combiner and scorer as the board used them (one for every judge)."
     e = next(iter(b.equivalences.values()), None)
     return "n/a" if e is None else f"{e.curve.combiner} + {e.curve.scorer}" 
+
+# %% ../../nbs/report/80_sections.ipynb #4fc02ee2
+_CLUSTER_WARNING = "warning: item ids look clustered"   # how the report's note starts when ids share a prefix and no clusters are given (looks_clustered)
+
+def _cluster_words(r):
+    "'; clusters: G (mean size m items)' for the headings of sections whose intervals use the report's clusters; '' without."
+    G = r.parameters.get("clusters")
+    return "" if G is None else f"; clusters: {G} (mean size {r.parameters['mean_cluster_size']:.2f} items)"
+
+def _cert_units(r):
+    "The agreement-only certificate's heading with clusters: it has no cluster form, so its items stay the units ('' without clusters)."
+    return "" if r.parameters.get("clusters") is None else "; items taken as independent, clusters not used"
+
+def _gold_units(g):
+    "The gold certificate's heading with clusters: its tests ran on cluster means ('' without)."
+    return "" if getattr(g, "n_clusters", None) is None else f"; the units are {g.n_clusters} gold clusters (cluster means)"
+
+def _clusters_block(r):
+    "The Clusters block: the clusters used and what takes them as the unit, or the warning that item ids look clustered; None with neither."
+    G = r.parameters.get("clusters")
+    if G is None:
+        warn = next((n for n in r.notes if n.startswith(_CLUSTER_WARNING)), None)
+        return None if warn is None else ("Clusters", [("warning", "none given", warn[len("warning: "):])])
+    rows = [("clusters", str(G), f"mean size {r.parameters['mean_cluster_size']:.2f} items; clusters are taken as "
+             "i.i.d., items within one may be related"),
+            ("intervals over clusters", "", "agreement coefficients (cluster-robust analytic), survey equivalence, the judges' "
+             "bootstrap intervals and alternative annotator test, the judge-against-judge tests and the gold certificate")]
+    if r.certificate is not None or r.judges is not None:
+        rows.append(("not over clusters", "", "the agreement-only certificate: it has no cluster form yet and still takes the items "
+                     "as independent, so with related items its level is not guaranteed; the gold certificate is the one to trust"))
+    return ("Clusters", rows)
+
+# %% ../../nbs/report/80_sections.ipynb #3e31964b
+def _effective_block(r):
+    "The 'Effective judges' block (a list of one (heading, rows), or [] with fewer than two judges): Kish's effective number of the board's judges with its interval, the error correlation behind it."
+    e = getattr(r, "effective", None)
+    if e is None: return []
+    head = "Effective judges (how many independent votes the judges carry)"
+    if isinstance(e, str): return [(head, [("effective judges", "n/a", e)])]
+    ref = "the gold labels" if e.reference == "gold" else "the human panel"
+    iv = ("no interval" if e.n_bootstrap == 0 else f"{e.confidence:g} percentile interval [{e.ci[0]:.2f}, {e.ci[1]:.2f}] ({e.n_bootstrap} item "
+          f"resamples, seed {e.seed}; asymptotic, items resampled alone{'' if r.parameters.get('clusters') is None else ', not the clusters'})")
+    rows = [("effective judges", f"{e.value:.2f}", f"of {e.m}: the judges carry as many independent votes as {e.value:.2f} judges with "
+             f"uncorrelated errors (Kish: m / (1 + (m - 1) rho)); {iv}"),
+            ("mean error correlation", _f(e.rho), ("" if e.n_bootstrap == 0 else f"[{e.rho_ci[0]:.4f}, {e.rho_ci[1]:.4f}]; ")
+             + f"mean over the {e.m * (e.m - 1) // 2} pairs of judges of the correlation of their errors ({e.error}) against {ref}, on {e.n_items} items")]
+    juries = r.parameters.get("juries") or []
+    left = [("left out", ", ".join(map(repr, juries)), "made from the other judges (--jury), it would count their errors twice")] if juries else []
+    return [(head, rows + left + [("note", "", n) for n in e.notes])]
 
 # %% ../../nbs/report/80_sections.ipynb #30265f22
 def _board_verdicts(r, v):
@@ -361,7 +443,7 @@ def _answer_rows(r):
                      "can it replace one of the annotators (a different question); supporting evidence, not the verdict"))
     if (e := r.equivalence) is not None:
         lo, hi = e.interval
-        iv = "" if not len(e.samples) else f", 95% item-bootstrap interval [{lo:.2f}, {hi:.2f}] (asymptotic)"
+        iv = "" if not len(e.samples) else f", 95% {_boot_unit(e)}-bootstrap interval [{lo:.2f}, {hi:.2f}] (asymptotic{'' if e.n_clusters is None else f', {e.n_clusters} clusters'})"
         word = _BOUND_WORD[e.bound]
         rows.append(("survey equivalence", f"{word}{e.value:.2f} raters", f"{e.curve.combiner} + {e.curve.scorer}{iv}: as good "
                      "as that many annotators pooled; descriptive, no certificate"))
@@ -397,6 +479,7 @@ def _sections(r):
         foot = focus + (f"verdict: against the average annotator at confidence {r.confidence:g}, by one rule fixed before the data: {ANSWER_RULE}",) + order + tuple(r.judges.notes) + tuple(f"{n} label(s) of judge {str(g)!r} are outside the classes (they agree with nobody)"
                                               for g, n in r.judges.table["outside"].items() if n)
         out.append((_judges_head(r.judges), _Table(_verdict_display(r), foot)))
+    if (cb := _clusters_block(r)) is not None: out.append(cb)               # clusters used, or the warning that ids look clustered
     w = _whose(r)
     out.append(("Data", [(k, _f(v), "") for k, v in r.shape.items()]))
     out.append(("Agreement", [(m, _f(row.value), _agreement_comment(row)) for m, row in r.agreement.iterrows()]))
@@ -411,13 +494,13 @@ def _sections(r):
         c, p = r.certificate, r.paper_certificate
         rows = _verdict_rows(c, r.upper)
         if r.judges is not None and len(r.judges.table) > 1 and r.gold is None: rows = rows + [("gold labels", "none", _gold_advice(r))]
-        out.append((f"Agreement-only certificate (confidence {1 - c.delta:g}, delta = {c.delta:g}{w})", rows))
+        out.append((f"Agreement-only certificate (confidence {1 - c.delta:g}, delta = {c.delta:g}{w}{_cert_units(r)})", rows))
         out.append((f"Agreement-only certificate: other splits and tails, for comparison only (not the verdict{w})", _comparison_rows(c, p)))
         e = r.equivalence
-        if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w})", _seq_rows(e)))
-    if r.gold is not None: out.append((f"Gold certificate (confidence {1 - r.gold.delta:g}, delta = {r.gold.delta:g}{w})", _gold_rows(r.gold, r.gold_judges)))
+        if e is not None: out.append((f"Survey equivalence ({e.curve.combiner} + {e.curve.scorer}{w}{_cluster_words(r)})", _seq_rows(e)))
+    if r.gold is not None: out.append((f"Gold certificate (confidence {1 - r.gold.delta:g}, delta = {r.gold.delta:g}{w}{_gold_units(r.gold)})", _gold_rows(r.gold, r.gold_judges)))
     if r.judges is not None and r.details is not None: out += _judge_blocks(r)
-    return (out + [(h, _Table(t, foot)) for h, t, foot in _pair_blocks(r)] + _bias_blocks(r)   # two judges or more; covariates
+    return (out + [(h + _cluster_words(r), _Table(t, foot)) for h, t, foot in _pair_blocks(r)] + _effective_block(r) + _runs_blocks(r) + _bias_blocks(r)   # two judges or more; runs; covariates
             + [(m.heading, m.block) for m in r.more])   # blocks later rooms add (Report.more)
 
 # %% ../../nbs/report/80_sections.ipynb #8c856c19
@@ -425,7 +508,8 @@ def _lists(r):
     "The report's closing lists: what the agreement-only certificate covers, the notes, the assumptions."
     scope = () if r.certificate is None else r.certificate.caveats
     gold = () if r.gold is None else (("What the gold certificate covers", _gold_scope(r.gold)),)
-    return (("What the agreement-only certificate covers", scope),) + gold + (("Notes", r.notes), ("Assumptions you must judge", r.assumptions))
+    notes = tuple(n for n in r.notes if not n.startswith(_CLUSTER_WARNING))   # printed at the top (the Clusters block)
+    return (("What the agreement-only certificate covers", scope),) + gold + (("Notes", notes), ("Assumptions you must judge", r.assumptions))
 
 # %% ../../nbs/report/80_sections.ipynb #58486d64
 def _shown_parameters(r):
