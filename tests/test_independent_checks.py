@@ -552,3 +552,61 @@ def test_score_sequence_nested_and_covering():
     assert nested
     if slow:
         assert cover >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / S), cover
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 6. rank_systems(..., ties='davidson'): Davidson's tie model by maximum likelihood, scipy's BFGS (nb 71)
+# ---------------------------------------------------------------------------------------------------------------
+def _davidson_fit(X, w, vs, vt):
+    """argmin over (theta, eta) of sum_i w_i log(e^{d/2} + e^{-d/2} + e^eta) - vs_i d/2 - vt_i eta, d = x_i'theta:
+    Davidson's negative log-likelihood (P(a) = e^{d/2}/D, P(b) = e^{-d/2}/D, P(tie) = nu/D), with the outcome sums
+    vs (wins minus losses) and vt (ties) weighted per item. BFGS from theta = 0, nu = 1."""
+    q = X.shape[1]
+
+    def f(p):
+        d, eta = X @ p[:q], p[q]
+        z = np.column_stack([d / 2, -d / 2, np.full(len(d), eta)])
+        lse = special.logsumexp(z, axis=1)
+        P = np.exp(z - lse[:, None])
+        val = w @ lse - vs @ d / 2 - vt.sum() * eta
+        gd = w * (P[:, 0] - P[:, 1]) / 2 - vs / 2
+        return val, np.append(X.T @ gd, w @ P[:, 2] - vt.sum())
+
+    res = optimize.minimize(f, np.zeros(q + 1), jac=True, method="BFGS", options=dict(gtol=1e-12, maxiter=10_000))
+    return res.x[:q], math.exp(res.x[q])
+
+
+@pytest.mark.parametrize("lam", [None, 0.0, 0.5, 1.0])
+def test_davidson_mle(bt, lam):
+    """Judge only and humans only are Davidson maximum-likelihood fits (one verdict per pair), PPI++ at a fixed lambda
+    the minimiser of lam * judge's mean loss + humans' mean loss - lam * judge's mean loss on the human subset (the
+    loss linear in the outcomes): strengths and nu to 1e-6. Tuned lambda (None): the PPI++ fit at the function's
+    lambda."""
+    s, pw = bt
+    X = _design(s)
+    R = s["R"]
+    N, n = len(R), R.sum()
+    got = hc.rank_systems(pw, clusters=None, lam=lam, ties="davidson")
+    lam_used = got.lam if lam is None else lam
+    sJ, tJ = 2 * s["yJ"] - 1, (s["yJ"] == 0.5).astype(float)
+    sH, tH = np.where(R, 2 * s["yH"] - 1, 0.0) * (s["yH"] != 0.5), np.where(R, s["yH"] == 0.5, 0.0)
+    fits = {"judge only": (np.full(N, 1 / N), sJ / N, tJ / N),
+            "humans only": (R / n, sH / n, tH / n),
+            "PPI++": (lam_used / N + R * (1 - lam_used) / n, lam_used * sJ / N + R * (sH - lam_used * sJ) / n,
+                      lam_used * tJ / N + R * (tH - lam_used * tJ) / n)}
+    for method, (w, vs, vt) in fits.items():
+        theta, nu = _davidson_fit(X, w, vs, vt)
+        np.testing.assert_allclose(got.strengths.loc[method].loc[NAMES[1:]].estimate.to_numpy(), theta, atol=1e-6)
+        assert abs(got.tie_parameter.loc[method, "estimate"] - nu) < 1e-6, (method, nu)
+
+
+def test_davidson_two_systems_closed_form():
+    "Two systems, 30 wins, 12 losses, 8 ties of s1 over s0: theta_s1 = log(30/12), nu = 8/sqrt(30*12) (1e-6)."
+    lab = ["A"] * 30 + ["B"] * 12 + ["tie"] * 8
+    rows = [dict(item=f"i{i}", prompt=f"p{i}", system_a="s1", system_b="s0", label=l, rater=r)
+            for i, l in enumerate(lab) for r in ("J", "H")]
+    got = hc.rank_systems(hc.read_pairwise(pd.DataFrame(rows), judges=("J",), item="item"), clusters=None,
+                          ties="davidson")
+    for method in ("judge only", "humans only", "PPI++"):
+        assert abs(got.strengths.loc[method].loc["s1"].estimate - math.log(30 / 12)) < 1e-6
+        assert abs(got.tie_parameter.loc[method, "estimate"] - 8 / math.sqrt(360)) < 1e-6
