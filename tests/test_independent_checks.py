@@ -610,3 +610,72 @@ def test_davidson_two_systems_closed_form():
     for method in ("judge only", "humans only", "PPI++"):
         assert abs(got.strengths.loc[method].loc["s1"].estimate - math.log(30 / 12)) < 1e-6
         assert abs(got.tie_parameter.loc[method, "estimate"] - 8 / math.sqrt(360)) < 1e-6
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 7. corrected_score(..., estimand='oracle') with class shares: multi-class Dawid-Skene EM (nb 60)
+# ---------------------------------------------------------------------------------------------------------------
+CLASSES = ["a", "b", "c"]
+
+
+def _ds3_data(seed=60, N=3000, n=300, shares=(0.5, 0.3, 0.2), acc=(0.85, 0.8, 0.75), judge_acc=0.8, missing=False):
+    """N items with true classes; the judge right judge_acc of the time (else another class, uniformly); a panel of
+    3 annotators (accuracies acc, errors uniform over the other classes, independent given the truth) on n random
+    items; missing=True adds a 4th annotator who labels a random half of the gold items only."""
+    rng = np.random.default_rng(seed)
+    C = len(shares)
+    T = rng.choice(C, N, p=shares)
+    other = lambda t: (t + rng.integers(1, C, len(t))) % C
+    f = np.where(rng.random(N) < judge_acc, T, other(T))
+    gold = np.sort(rng.choice(N, n, replace=False))
+    accs = list(acc) + ([0.9] if missing else [])
+    L = np.column_stack([np.where(rng.random(n) < a, T[gold], other(T[gold])) for a in accs]).astype(float)
+    if missing:
+        L[rng.random(n) < 0.5, -1] = np.nan
+    ids = [f"i{j:05d}" for j in range(N)]
+    wide = pd.DataFrame(L, index=[ids[g] for g in gold], columns=[f"r{k}" for k in range(len(accs))])
+    wide = wide.apply(lambda col: col.map(lambda v: np.nan if np.isnan(v) else CLASSES[int(v)]))
+    return pd.Series([CLASSES[k] for k in f], index=ids), wide
+
+
+def _ds_multiclass(Lcodes, C, tol=1e-12):
+    """Dawid-Skene EM (missing labels as -1): start from each item's label shares; M step pi_c = mean q_c,
+    Theta_k[c, l] = sum_i q_ic [l_ik = l] / sum_i q_ic [k labelled i]; E step q_ic prop. to pi_c prod_k Theta_k[c, l_ik].
+    Then the classes renamed by the assignment maximising the summed diagonal of the annotators' matrices."""
+    n, K = Lcodes.shape
+    onehot = np.stack([(Lcodes == l) for l in range(C)], axis=2).astype(float)  # n x K x C
+    lab = (Lcodes >= 0).astype(float)
+    q = onehot.sum(1) / lab.sum(1, keepdims=True)
+    for _ in range(100_000):
+        pi = q.mean(0)
+        Th = np.einsum("ic,ikl->kcl", q, onehot) / np.einsum("ic,ik->kc", q, lab)[:, :, None]
+        logA = np.log(pi) + np.einsum("ikl,kcl->ic", onehot, np.log(np.clip(Th, 1e-300, None)))
+        new = np.exp(logA - special.logsumexp(logA, axis=1, keepdims=True))
+        done = np.max(np.abs(new - q)) < tol
+        q = new
+        if done:
+            break
+    Th = np.einsum("ic,ikl->kcl", q, onehot) / np.einsum("ic,ik->kc", q, lab)[:, :, None]
+    rows, cols = optimize.linear_sum_assignment(-Th.sum(0))   # latent class rows[j] is named cols[j]
+    qn = np.empty_like(q)
+    qn[:, cols] = q[:, rows]
+    return qn.mean(0), qn
+
+
+@pytest.mark.parametrize("missing", [False, True])
+def test_oracle_class_shares(missing):
+    """Three classes, 3 annotators (and a 4th on half the gold items with missing=True): the gold-only row of each
+    class is the share of my EM fit (1e-4), the PPI++ row lam_c f_c,N + mean(q_c - lam_c f_c) with
+    lam_c = Cov_n(q_c, f_c) / ((1 + n/N) Var_{N-1}(f_c)) clipped to [0, 1], f_c the judge's indicator of class c (1e-4)."""
+    judge, wide = _ds3_data(missing=missing)
+    codes = wide.apply(lambda col: col.map({c: k for k, c in enumerate(CLASSES)})).fillna(-1).to_numpy().astype(int)
+    pi, q = _ds_multiclass(codes, 3)
+    got = hc.corrected_score(judge, hc.Annotations.from_wide(wide), kind="classes", estimand="oracle")
+    rows = got.rows.set_index(["outcome", "method"])
+    N, n = len(judge), len(wide)
+    for c, name in enumerate(CLASSES):
+        f = (judge == name).to_numpy().astype(float)
+        fg = (judge.loc[wide.index] == name).to_numpy().astype(float)
+        lam = np.clip(np.cov(q[:, c], fg, ddof=0)[0, 1] / ((1 + n / N) * f.var(ddof=1)), 0, 1)
+        assert abs(rows.loc[(name, "gold only"), "estimate"] - pi[c]) < 1e-4, (name, pi[c])
+        assert abs(rows.loc[(name, "PPI++"), "estimate"] - (lam * f.mean() + np.mean(q[:, c] - lam * fg))) < 1e-4
