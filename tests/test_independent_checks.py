@@ -679,3 +679,57 @@ def test_oracle_class_shares(missing):
         lam = np.clip(np.cov(q[:, c], fg, ddof=0)[0, 1] / ((1 + n / N) * f.var(ddof=1)), 0, 1)
         assert abs(rows.loc[(name, "gold only"), "estimate"] - pi[c]) < 1e-4, (name, pi[c])
         assert abs(rows.loc[(name, "PPI++"), "estimate"] - (lam * f.mean() + np.mean(q[:, c] - lam * fg))) < 1e-4
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 8. score_budget with clusters (design effect), strata (Neyman) and class shares (Bonferroni), assumed (nb 62)
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("b, se, sp, icc, m, h", [(0.7, 0.9, 0.6, 0.3, 5, 0.05), (0.4, 0.8, 0.85, 0.1, 10, 0.03),
+                                                  (0.9, 0.95, 0.5, 0.5, 2, 0.04)])
+def test_score_budget_clusters_assumed(b, se, sp, icc, m, h):
+    """Unlimited N, an assumed ICC on clusters of m gold items: both variances times Kish's 1 + (m - 1) ICC; gold only
+    Var(Y) deff / n, PPI++ (Var(Y) - Cov^2/Var(f)) deff / n (lambda = Cov/Var(f) at N = inf); the headline, PPI++ at
+    these n, uses Student's t on n/m - 1 degrees of freedom. Labels exactly."""
+    vy, vf, c = _budget_moments(b, se, sp)
+    deff = 1 + (m - 1) * icc
+    z = stats.norm.ppf(0.975)
+    got = hc.score_budget(h, pass_rate=b, sensitivity=se, specificity=sp, icc=icc, cluster_size=m, reps=0)
+    vp = vy - c * c / vf
+    assert got.n_gold == _smallest_n(lambda n: vy * deff / n, h, z)
+    assert got.n_ppi == _smallest_n(lambda n: vp * deff / n, h, z)
+    n = got.n_ppi
+    while stats.t.ppf(0.975, n / m - 1) * math.sqrt(vp * deff / n) > h:
+        n += 1
+    assert got.headline == "PPI++" and got.n_headline == n
+
+
+@pytest.mark.parametrize("W, sg, sq, h, conf", [((0.25, 0.75), (0.5, 0.2), (0.4, 0.15), 0.05, 0.95),
+                                                ((0.2, 0.3, 0.5), (0.3, 0.45, 0.5), (0.2, 0.3, 0.1), 0.03, 0.9),
+                                                ((0.5, 0.5), (0.01, 0.5), (0.005, 0.3), 0.05, 0.95)])
+def test_score_budget_strata_assumed(W, sg, sq, h, conf):
+    """Neyman: n_h = ceil(z^2 (sum_j W_j S_j) W_h S_h / h^2), at least 2, for S = sd_gold and for S = sd_ppi; the plan is
+    the sum. Labels exactly, and the half-width of the planned allocation z sqrt(sum W_h^2 S_h^2 / n_h) is <= h."""
+    z = stats.norm.ppf((1 + conf) / 2)
+    frame = pd.DataFrame({"weight": W, "sd_gold": sg, "sd_ppi": sq}, index=[f"h{k}" for k in range(len(W))])
+    got = hc.score_budget(h, strata=frame, confidence=conf, reps=0)
+    for S, col, total in ((np.array(sg), "labels_gold", got.n_gold), (np.array(sq), "labels_ppi", got.n_ppi)):
+        w = np.array(W)
+        nh = np.maximum(np.ceil(z**2 * (w @ S) * w * S / h**2 - 1e-9), 2).astype(int)
+        assert list(got.by[col]) == list(nh) and total == nh.sum()
+        assert z * math.sqrt(np.sum(w**2 * S**2 / nh)) <= h + 1e-12
+
+
+@pytest.mark.parametrize("shares, rho, h, conf", [((0.5, 0.3, 0.2), 0.6, 0.05, 0.95), ((0.1, 0.2, 0.3, 0.4), 0.8, 0.03, 0.9),
+                                                  ((0.7, 0.3), 0.5, 0.05, 0.95)])
+def test_score_budget_class_shares_assumed(shares, rho, h, conf):
+    """Each class: its indicator's variance p(1-p), the judge's indicator of the same variance and correlation rho, at
+    z_{1 - alpha/(2C)} (Bonferroni); gold only p(1-p)/n, PPI++ p(1-p)(1 - rho^2)/n (N unlimited); the plan is the
+    largest over the classes. Labels exactly, per class and overall."""
+    C = len(shares)
+    z = stats.norm.ppf(1 - (1 - conf) / (2 * C))
+    got = hc.score_budget(h, shares=list(shares), correlation=rho, confidence=conf, reps=0)
+    v = np.array(shares) * (1 - np.array(shares))
+    gold = [_smallest_n(lambda n: vc / n, h, z) for vc in v]
+    ppi = [_smallest_n(lambda n: vc * (1 - rho**2) / n, h, z) for vc in v]
+    assert list(got.by["labels_gold"]) == gold and list(got.by["labels_ppi"]) == ppi
+    assert (got.n_gold, got.n_ppi) == (max(gold), max(ppi))
