@@ -6,6 +6,7 @@ PPI++ label budget of a binary judge (nb 62), a two-class Dawid-Skene EM for the
 regression of the judge's error with one intercept per true class (nb 55) and the confidence sequence's looks (nb 63).
 The tolerances are stated at each comparison. Tests of names a branch does not have yet are skipped.
 """
+import json
 import math
 import os
 
@@ -733,3 +734,75 @@ def test_score_budget_class_shares_assumed(shares, rho, h, conf):
     ppi = [_smallest_n(lambda n: vc * (1 - rho**2) / n, h, z) for vc in v]
     assert list(got.by["labels_gold"]) == gold and list(got.by["labels_ppi"]) == ppi
     assert (got.n_gold, got.n_ppi) == (max(gold), max(ppi))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 9. read_pairwise(path): FastChat MT-Bench pair judgements, AlpacaEval annotations, Chatbot Arena battles (nb 70)
+# ---------------------------------------------------------------------------------------------------------------
+# Layouts from the tools themselves: FastChat's llm_judge play_a_match_pair writes one JSON line per (question, turn,
+# pair) with question_id, model_1, model_2, g1_winner (model_1's answer shown first), g2_winner (model_2's first), each
+# 'model_1' / 'model_2' / 'tie' / 'error', judge = [model, prompt name] and turn; AlpacaEval's annotations.json is a
+# list of records with instruction, generator_1/2, output_1/2, annotator and preference (1: output_1, 2: output_2,
+# 1.5 a draw, fractions from weighted annotators; null on failure); Chatbot Arena's clean_battle_*.json has model_a
+# (shown on the left), model_b, winner ('model_a', 'model_b', 'tie', 'tie (bothbad)'), judge (the voter), question_id.
+def _verdicts(pw):
+    "(item's first system by name, second, rater, shown first, winner) per judgement, as a sorted list."
+    t = pw.table
+    return sorted(zip(t.system_a, t.system_b, t.rater, t["first"], t.winner, t.item.str.contains("turn 2")))
+
+
+def test_read_fastchat_pairs(tmp_path):
+    """gpt-4 on questions 81 and 82: (vicuna, alpaca) turn 1 vicuna both ways, turn 2 a tie both ways; (llama, vicuna)
+    the answer shown first both times (a flip); (alpaca, llama) llama in one order, an error in the other; (alpaca,
+    vicuna) errors both ways. By hand: 7 judgements of 4 items (3 errors dropped), all by 'gpt-4', a judge; position
+    consistency 2 of 3 pairs seen in both orders; first shown preferred in 3 of the 4 decisive verdicts."""
+    recs = [(81, "vicuna", "alpaca", "model_1", "model_1", 1), (81, "vicuna", "alpaca", "tie", "tie", 2),
+            (81, "llama", "vicuna", "model_1", "model_2", 1), (82, "alpaca", "llama", "model_2", "error", 1),
+            (82, "alpaca", "vicuna", "error", "error", 1)]
+    path = tmp_path / "gpt-4_pair.jsonl"
+    path.write_text("".join(json.dumps(dict(question_id=q, model_1=m1, model_2=m2, g1_winner=g1, g2_winner=g2,
+                                            judge=["gpt-4", "pair-v2"], turn=t, tstamp=0.0)) + "\n"
+                            for q, m1, m2, g1, g2, t in recs))
+    pw = hc.read_pairwise(str(path))
+    assert _verdicts(pw) == sorted([
+        ("alpaca", "vicuna", "gpt-4", "vicuna", "vicuna", False), ("alpaca", "vicuna", "gpt-4", "alpaca", "vicuna", False),
+        ("alpaca", "vicuna", "gpt-4", "vicuna", "tie", True), ("alpaca", "vicuna", "gpt-4", "alpaca", "tie", True),
+        ("llama", "vicuna", "gpt-4", "llama", "llama", False), ("llama", "vicuna", "gpt-4", "vicuna", "vicuna", False),
+        ("alpaca", "llama", "gpt-4", "alpaca", "llama", False)])
+    assert pw.table.item.nunique() == 4 and not pw.table.human.any() and pw.judges == ("gpt-4",)
+    assert sorted(pw.table.prompt.astype(str).unique()) == ["81", "82"]
+    text = repr(hc.position_consistency(pw, clusters=None))
+    assert "0.667" in text and "of 3 pairs" in text and "0.750" in text and "of 4 decisive" in text
+
+
+def test_read_alpaca_eval_annotations(tmp_path):
+    """One annotator on 7 instructions (gpt4_turbo as output_1, mymodel as output_2): preferences 1, 2, 1.5, 0, 1.2,
+    1.8 and a failure. By hand: 6 judgements, winners gpt4_turbo 2 (1 and 1.2), mymodel 2 (2 and 1.8), ties 2 (1.5 and
+    0); generator_1 shown first; the annotator a judge."""
+    prefs = [("poem", 1), ("explain", 2), ("list", 1.5), ("story", 0), ("math", 1.2), ("code", 1.8), ("joke", None)]
+    path = tmp_path / "annotations.json"
+    path.write_text(json.dumps([dict(instruction=i, output_1="x", output_2="y", generator_1="gpt4_turbo",
+                                     generator_2="mymodel", annotator="weighted_gpt4", preference=p) for i, p in prefs]))
+    pw = hc.read_pairwise(str(path))
+    t = pw.table.set_index("prompt")
+    assert len(t) == 6 and (t["first"] == "gpt4_turbo").all() and not t.human.any() and pw.judges == ("weighted_gpt4",)
+    assert t.winner.to_dict() == {"poem": "gpt4_turbo", "explain": "mymodel", "list": "tie", "story": "tie",
+                                  "math": "gpt4_turbo", "code": "mymodel"}
+
+
+def test_read_arena_battles(tmp_path):
+    """Two voters and a judge named in `judges`: gpt-4 vs claude-v1 on q1 (left gpt-4: model_a wins; left claude-v1:
+    model_b wins; the judge: tie (bothbad); turn 2: tie) and vicuna (left) beating gpt-4 on q2. By hand: 5 judgements,
+    4 human, gpt-4 won 2, vicuna 1, ties 2; model_a shown first."""
+    recs = [("q1", "gpt-4", "claude-v1", "model_a", "u1", 1), ("q1", "claude-v1", "gpt-4", "model_b", "u2", 1),
+            ("q1", "gpt-4", "claude-v1", "tie (bothbad)", "judge4", 1), ("q1", "gpt-4", "claude-v1", "tie", "u1", 2),
+            ("q2", "vicuna", "gpt-4", "model_a", "u2", 1)]
+    path = tmp_path / "clean_battle_20230717.json"
+    path.write_text(json.dumps([dict(question_id=q, model_a=a, model_b=b, winner=w, judge=j, turn=t, language="English")
+                                for q, a, b, w, j, t in recs]))
+    pw = hc.read_pairwise(str(path), judges=("judge4",))
+    assert _verdicts(pw) == sorted([
+        ("claude-v1", "gpt-4", "u1", "gpt-4", "gpt-4", False), ("claude-v1", "gpt-4", "u2", "claude-v1", "gpt-4", False),
+        ("claude-v1", "gpt-4", "judge4", "gpt-4", "tie", False), ("claude-v1", "gpt-4", "u1", "gpt-4", "tie", True),
+        ("gpt-4", "vicuna", "u2", "vicuna", "vicuna", False)])
+    assert pw.table.human.sum() == 4 and pw.table.item.nunique() == 3
