@@ -933,3 +933,42 @@ def test_corrected_score_cluster_betting_headline():
     Nall, Tall, Fall = tot(np.ones(len(grp))), tot(y), tot(f)
     mlo, mhi = _my_cluster_betting(Tall[order], Nall[order], Fall[order], Nall, Fall, 0.05)
     assert mlo - 1e-4 <= lo <= mlo + 1e-9 and mhi - 1e-9 <= hi <= mhi + 1e-4, (lo, mlo, hi, mhi)
+
+
+def _anova_icc(v, g):
+    "One-way ANOVA ICC (MSB - MSW) / (MSB + (m0 - 1) MSW), m0 = (n - sum n_g^2 / n) / (G - 1), clipped at 0."
+    k = pd.DataFrame(dict(v=v, g=g)).groupby("g").v
+    n, G, ng = len(v), k.ngroups, k.size().to_numpy()
+    msb = (ng * (k.mean().to_numpy() - v.mean()) ** 2).sum() / (G - 1)
+    msw = ((v - k.transform("mean").to_numpy()) ** 2).sum() / (n - G)
+    m0 = (n - (ng**2).sum() / n) / (G - 1)
+    return max(0.0, (msb - msw) / (msb + (m0 - 1) * msw))
+
+
+def test_score_budget_clusters_from_pilot():
+    """A pilot of 40 whole gold clusters of 5 (truth ICC 0.3 by a beta-binomial) among 2,000 items: ICCs by one-way
+    ANOVA, of the truth for gold only and of PPI++'s residual Y - lam f (lam tuned on the pilot, (1 + n/N) included)
+    for PPI++; each variance (the pilot's moments as in the binary pilot test) times 1 + (m - 1) ICC; the headline
+    with t on n/m - 1 degrees of freedom. Labels exactly (measured 875, 561, 574)."""
+    rng = np.random.default_rng(62)
+    G, m = 400, 5
+    grp = np.repeat(np.arange(G), m)
+    N = len(grp)
+    y = (rng.random(N) < rng.beta(0.7 * (1 / 0.3 - 1), 0.3 * (1 / 0.3 - 1), G)[grp]).astype(int)
+    f = np.where(y == 1, rng.random(N) < 0.9, rng.random(N) < 0.4).astype(int)
+    gold = np.isin(grp, rng.choice(G, 40, replace=False))
+    ids = np.array([f"x{i}" for i in range(N)])
+    got = hc.score_budget(0.05, pilot=(pd.Series(f, index=ids), pd.Series(y[gold], index=ids[gold])),
+                          clusters=pd.Series([f"c{c}" for c in grp], index=ids), reps=0)
+    Y, fg, gg = y[gold].astype(float), f[gold].astype(float), grp[gold]
+    n = len(Y)
+    vy, c, vf = Y.var(), np.cov(Y, fg, ddof=0)[0, 1], f.var(ddof=1)
+    lam = np.clip(c / ((1 + n / N) * vf), 0, 1)
+    dy, dr = 1 + (m - 1) * _anova_icc(Y, gg), 1 + (m - 1) * _anova_icc(Y - lam * fg, gg)
+    z = stats.norm.ppf(0.975)
+    assert got.n_gold == _smallest_n(lambda k: vy * dy / k, 0.05, z)
+    assert got.n_ppi == _smallest_n(lambda k: _ppi_var(k, vy, vf, c, N) * dr, 0.05, z)
+    k = got.n_ppi
+    while stats.t.ppf(0.975, k / m - 1) * math.sqrt(_ppi_var(k, vy, vf, c, N) * dr) > 0.05:
+        k += 1
+    assert got.n_headline == k
