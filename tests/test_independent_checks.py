@@ -1003,3 +1003,27 @@ def test_score_budget_strata_from_pilot():
     for S, col, total in ((np.array(Sg), "labels_gold", got.n_gold), (np.array(Sp), "labels_ppi", got.n_ppi)):
         nh = np.maximum(np.ceil(z**2 * (W @ S) * W * S / 0.05**2 - 1e-9), 2).astype(int)
         assert list(by[col]) == list(nh) and total == nh.sum()
+
+
+def test_score_budget_class_shares_from_pilot():
+    """A pilot of 3 classes (shares 0.5/0.3/0.2, the judge the true class 60 % of the time, else a draw from the shares;
+    200 gold of 4,000): per class, Var(Y_c) and Cov(Y_c, f_c) over the gold items (divisor n), Var(f_c) over all N
+    (N - 1), PPI++ clipped-optimal at N, at z_{1 - 0.05/6}; the plan the largest class. Labels exactly (measured gold
+    574/482/374, PPI++ 313/312/266)."""
+    rng = np.random.default_rng(3)
+    N, names = 4000, np.array(["a", "b", "c"])
+    t = rng.choice(3, N, p=[0.5, 0.3, 0.2])
+    f = np.where(rng.random(N) < 0.6, t, rng.choice(3, N, p=[0.5, 0.3, 0.2]))
+    g = np.sort(rng.choice(N, 200, replace=False))
+    ids = np.array([f"x{i}" for i in range(N)])
+    got = hc.score_budget(0.05, pilot=(pd.Series(names[f], index=ids), pd.Series(names[t[g]], index=ids[g])), reps=0)
+    z = stats.norm.ppf(1 - 0.05 / 6)
+    gold, ppi = [], []
+    for k in range(3):
+        Y, fg, fa = (t[g] == k).astype(float), (f[g] == k).astype(float), (f == k).astype(float)
+        vy, c, vf = Y.var(), np.cov(Y, fg, ddof=0)[0, 1], fa.var(ddof=1)
+        gold.append(_smallest_n(lambda n: vy / n, 0.05, z))
+        ppi.append(_smallest_n(lambda n: _ppi_var(n, vy, vf, c, N), 0.05, z))
+    by = got.by.loc[list(names)]
+    assert list(by.labels_gold) == gold and list(by.labels_ppi) == ppi
+    assert (got.n_gold, got.n_ppi) == (max(gold), max(ppi))
