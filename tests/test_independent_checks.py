@@ -1,9 +1,12 @@
-"""Independent re-implementations of five estimators, compared with the public functions on fixed seeded data.
+"""Independent re-implementations of the estimators, compared with the public functions on fixed seeded data.
 
 Each check is written from the papers and the notebooks' statements (not from humancert's code): a Bradley-Terry fit
 and its PPI++ correction with a sandwich variance derived for a human subset inside the judged pairs (nb 71), the
 PPI++ label budget of a binary judge (nb 62), a two-class Dawid-Skene EM for the oracle estimand (nb 60), a logistic
-regression of the judge's error with one intercept per true class (nb 55) and the confidence sequence's looks (nb 63).
+regression of the judge's error with one intercept per true class (nb 55), the confidence sequence's looks (nb 63);
+then Davidson's tie model by maximum likelihood (nb 71), a multi-class Dawid-Skene EM for the oracle's class shares
+(nb 60), score_budget with clusters, strata and class shares (nb 62), read_pairwise on hand-written FastChat,
+AlpacaEval and Chatbot Arena files (nb 70) and the betting intervals, item-level and with whole clusters (nb 60).
 The tolerances are stated at each comparison. Tests of names a branch does not have yet are skipped.
 """
 import json
