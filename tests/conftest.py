@@ -22,3 +22,16 @@ def mid_table(tmp_path_factory):
 def unwrapped_report_text(monkeypatch):
     "The printed report wraps to the terminal's width (COLUMNS, issue 44); the tests compare and parse its text, so they read it unwrapped. Tests of the wrapping set COLUMNS themselves (test_report_width.py, test_report_golden.py)."
     monkeypatch.setenv("COLUMNS", "10000")
+
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest test modules and notebooks first, in the order of tests/slow_first.txt (see there); within a module or
+    notebook the order is unchanged, and everything else keeps the collection order."""
+    path = Path(__file__).with_name("slow_first.txt")
+    names = [l.strip() for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
+    rank = {s: i for i, s in enumerate(names)}
+    def scope(item):
+        try: return item.path.relative_to(config.rootpath).as_posix()
+        except ValueError: return ""
+    items.sort(key=lambda item: rank.get(scope(item), len(rank)))
