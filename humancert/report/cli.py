@@ -110,11 +110,8 @@ from ..certification.finite import check_delta
 
 MODEL_OPTIONS = ("confidence", "delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
-def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep=None):
+def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core):
     "Refuse options that contradict each other before anything is read, naming them."
-    if sep is not None and out_of_core:
-        raise ValueError("--sep applies to CSV files read in memory; --out-of-core reads INPUT with DuckDB, which detects a CSV's "
-                         "separator itself: drop --sep or --out-of-core.")
     if dataset is not None and labels is not None: raise ValueError("--labels applies to INPUT; a bundled dataset has its own classes.")
     if (input is None) == (dataset is None):
         raise ValueError("give exactly one of INPUT (a labels file) and --dataset NAME "
@@ -149,6 +146,8 @@ def _check_level_options(confidence, delta):
     if delta is not None: check_delta(delta)
 
 # %% ../../nbs/report/90_cli.ipynb #887d2bc2
+from .read import _SEP   # the checked --sep of the command running
+
 def _finish(rep, out, force, quiet):
     "The report's text (as wide as the terminal), after writing it to --out if asked (the text then says what was written)."
     text = rep.to_text()
@@ -176,9 +175,9 @@ def _named(rep, model, name=None):
     return replace(rep, judge_name=_judge_label(model, name))
 
 def _table_report(input, case, hard, soft, labels, common, memory_limit, delta):
-    "report_from_table for --out-of-core; a judge that skipped items is reported on the items it labelled, as in memory (the report notebook's _judged_rows)."
+    "report_from_table for --out-of-core, INPUT split at --sep when given; a judge that skipped items is reported on the items it labelled, as in memory (the report notebook's _judged_rows)."
     return report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels), *common,
-                             memory_limit=memory_limit or "2GB", delta=delta)
+                             memory_limit=memory_limit or "2GB", delta=delta, sep=_SEP.get())
 
 # %% ../../nbs/report/90_cli.ipynb #4978ae5d
 def _focus(case, focus, model, name=None):
@@ -261,7 +260,7 @@ def _runs_option(spec, # --runs: a file of item ids and one column per run
 def _report_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates, out_of_core,
                  memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs=None, focus=None, sep=None):
     "What `humancert report` reads, after the checks that need nothing read: _read_case (or _panel_case with --rater-kind), with --jury's judge among the judges, --clusters' ids as `case.clusters` and --runs as `case.runs`."
-    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep)
+    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
     _check_model_spec(model)
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
