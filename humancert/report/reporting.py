@@ -727,8 +727,8 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       memory_limit:str="2GB", # DuckDB's memory limit (it spills to disk beyond it)
                       threads:int|None=None, # DuckDB threads; default all cores
                       temp_directory:str|None=None, # where DuckDB spills beyond the limit
-                      delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                       sep:str|None=None, # a CSV source's field delimiter, e.g. ';' or '\t' (a tab) (default: DuckDB's sniffer); other sources ignore it
+                      delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> Report:
     "`make_report` for a long table of any size: counts, agreement and the per-annotator sums are computed where the table lives; only per-item counts reach Python."
     from humancert.data.tables import open_table, table_counts, check_table_args, item_parts, require_tables   # DuckDB loads only for a table
