@@ -100,11 +100,7 @@ def test_semicolon_hint_names_sep(files):
     assert code == 2 and "pass --sep ';'" in err, err
 
 
-def test_sep_with_out_of_core_is_refused_naming_both(files):
-    "--out-of-core reads with DuckDB (which detects the separator): --sep there is refused, naming both options."
-    code, out, err = run("report", files / "semi.csv", "--format", "long", "--out-of-core", "--sep", ";")
-    first = err.splitlines()[0]
-    assert code == 2 and "--sep" in first and "--out-of-core" in first and "drop --sep or --out-of-core" in first, err
+# --sep with --out-of-core was refused here; it is now read by DuckDB at --sep: tests/test_sep_out_of_core.py.
 
 
 # --- 2. gold-status wraps -------------------------------------------------------------------------------------------

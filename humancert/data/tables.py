@@ -137,21 +137,32 @@ def connect_engine(memory_limit, threads, temp_directory=None, progress=None):
     return con
 
 # %% ../../nbs/data/05_scale.ipynb #5e8e6019
-def _check_csv_header(con, s):
+def _check_delimiter(sep):
+    "`sep` as DuckDB's CSV delimiter: None (DuckDB's sniffer finds it) or one character that is not a quote or a line break; the typed backslash t is a tab, as on the command line."
+    if sep is None: return None
+    if not isinstance(sep, str): raise TypeError(f"`sep` must be a one-character string such as ';' or '\\t' (a tab), or None, got {type(sep).__name__}.")
+    s = "\t" if sep == "\\t" else sep
+    if len(s) != 1 or s in "\"\r\n":
+        raise ValueError(f"`sep` must be one character between a CSV's fields (not a quote or a line break), e.g. ';' or '\\t' for a tab, got {sep!r}.")
+    return s
+
+def _csv_args(sep): return {} if sep is None else {"sep": sep}     # DuckDB's sniffer unless a delimiter is given
+
+def _check_csv_header(con, s, sep=None):
     "Each CSV's header as written (DuckDB renames a repeated name: r0, r0_1): every name once, in every file of a glob."
     try: files = [r[0] for r in con.execute("SELECT file FROM glob(?)", [s]).fetchall()]
     except duckdb.Error: files = []                                     # a remote URI DuckDB cannot list: the URI itself
     for f in files or [s]:
-        names = ["" if h is None else str(h).strip() for h in con.read_csv(f, header=False, all_varchar=True).limit(1).fetchall()[0]]
+        names = ["" if h is None else str(h).strip() for h in con.read_csv(f, header=False, all_varchar=True, **_csv_args(sep)).limit(1).fetchall()[0]]
         dup = sorted({h for h in names if h and names.count(h) > 1})
         if dup: raise ValueError(f"`source`: the header of {f!r} names {dup[0]!r} more than once; give each column its own name.")
 
-def _csv_booleans_as_text(con, s):
-    "A CSV relation (its header checked) whose columns DuckDB's sniffer typed BOOLEAN (yes/no, true/false, t/f) read again as the text they hold, as pandas reads labels."
-    _check_csv_header(con, s)
-    rel = con.read_csv(s)
+def _csv_booleans_as_text(con, s, sep=None):
+    "A CSV relation split at `sep` (default: as DuckDB sniffs it; its header checked) whose columns DuckDB's sniffer typed BOOLEAN (yes/no, true/false, t/f) read again as the text they hold, as pandas reads labels."
+    _check_csv_header(con, s, sep)
+    rel = con.read_csv(s, **_csv_args(sep))
     bools = [n for n, t in zip(rel.columns, rel.types) if str(t) == "BOOLEAN"]
-    return con.read_csv(s, dtype={n: "VARCHAR" for n in bools}) if bools else rel
+    return con.read_csv(s, dtype={n: "VARCHAR" for n in bools}, **_csv_args(sep)) if bools else rel
 
 # %% ../../nbs/data/05_scale.ipynb #4202f96e
 def _json_rows(con, s):
@@ -177,21 +188,22 @@ def _is_path(source): return isinstance(source, (str, Path))
 
 def _is_uri(source): return isinstance(source, str) and bool(_URI.match(source))
 
-def _read_path(con, source):
-    "A DuckDB relation over a Parquet, CSV or JSONL file, a glob of them or a URI (passed to DuckDB as given; read lazily)."
+def _read_path(con, source, sep=None):
+    "A DuckDB relation over a Parquet, CSV or JSONL file, a glob of them or a URI (passed to DuckDB as given; read lazily); a CSV split at `sep` when given."
     s = source if isinstance(source, str) else str(source)
     if not _is_uri(s) and not (_GLOB & set(s)) and not Path(s).exists():
         raise ValueError(f"`source`: no file {s!r}; give a Parquet, CSV or JSONL path, a glob such as 'labels/*.parquet', a URI, or a table.")
     low = s.lower().split("?")[0] if _is_uri(s) else s.lower()
     if low.endswith((".parquet", ".parq", ".pq")): return con.read_parquet(s)
-    if low.endswith((".csv", ".csv.gz", ".tsv", ".txt")): return _csv_booleans_as_text(con, s)
+    if low.endswith((".csv", ".csv.gz", ".tsv", ".txt")): return _csv_booleans_as_text(con, s, sep)
     if low.endswith(_JSON_ENDS): return _json_rows(con, s)
     raise ValueError(f"`source`: cannot tell the format of {s!r} from its name; use a .parquet, .csv or .jsonl file (or glob).")
 
 # %% ../../nbs/data/05_scale.ipynb #67def51c
-def lazy_table(source, con):
+def lazy_table(source, con, sep=None):
     "The table as a narwhals LazyFrame: files, pandas, Arrow and Polars frames through DuckDB; DuckDB, Polars-lazy and Spark where they live."
-    if _is_path(source): return nw.from_native(_read_path(con, source))
+    sep = _check_delimiter(sep)                       # CSV files only: the character between fields (default: DuckDB's sniffer)
+    if _is_path(source): return nw.from_native(_read_path(con, source, sep))
     mod = type(source).__module__.split(".")[0]
     if isinstance(source, pd.DataFrame): return nw.from_native(con.from_df(source))
     if mod == "pyarrow" and hasattr(source, "schema"): return nw.from_native(con.from_arrow(source))
@@ -257,10 +269,10 @@ def engine_errors(source, memory_limit):
         _unreadable(source, e)
 
 # %% ../../nbs/data/05_scale.ipynb #98cb9705
-def open_table(source, cols, labels, memory_limit, threads, temp_directory, progress=None):
-    "The table as a lazy frame in its engine (DuckDB for files and in-memory tables), its columns checked, and the classes."
+def open_table(source, cols, labels, memory_limit, threads, temp_directory, progress=None, sep=None):
+    "The table as a lazy frame in its engine (DuckDB for files and in-memory tables), its columns checked, and the classes; a CSV split at `sep` when given."
     with engine_errors(source, memory_limit):
-        lf = lazy_table(source, connect_engine(memory_limit, threads, temp_directory, progress))
+        lf = lazy_table(source, connect_engine(memory_limit, threads, temp_directory, progress), sep)
         _check_columns(lf, cols)
         return lf, _classes_of(lf, cols["label"], labels)
 

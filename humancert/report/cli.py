@@ -110,11 +110,8 @@ from ..certification.finite import check_delta
 
 MODEL_OPTIONS = ("confidence", "delta", "n_bootstrap", "max_k", "clip")   # options that need --model or --soft-model
 
-def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep=None):
+def _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core):
     "Refuse options that contradict each other before anything is read, naming them."
-    if sep is not None and out_of_core:
-        raise ValueError("--sep applies to CSV files read in memory; --out-of-core reads INPUT with DuckDB, which detects a CSV's "
-                         "separator itself: drop --sep or --out-of-core.")
     if dataset is not None and labels is not None: raise ValueError("--labels applies to INPUT; a bundled dataset has its own classes.")
     if (input is None) == (dataset is None):
         raise ValueError("give exactly one of INPUT (a labels file) and --dataset NAME "
@@ -149,6 +146,8 @@ def _check_level_options(confidence, delta):
     if delta is not None: check_delta(delta)
 
 # %% ../../nbs/report/90_cli.ipynb #887d2bc2
+from .read import _SEP   # the checked --sep of the command running
+
 def _finish(rep, out, force, quiet):
     "The report's text (as wide as the terminal), after writing it to --out if asked (the text then says what was written)."
     text = rep.to_text()
@@ -176,9 +175,15 @@ def _named(rep, model, name=None):
     return replace(rep, judge_name=_judge_label(model, name))
 
 def _table_report(input, case, hard, soft, labels, common, memory_limit, delta):
-    "report_from_table for --out-of-core; a judge that skipped items is reported on the items it labelled, as in memory (the report notebook's _judged_rows)."
+    "report_from_table for --out-of-core, INPUT split at --sep when given; a judge that skipped items is reported on the items it labelled, as in memory (the report notebook's _judged_rows)."
     return report_from_table(input, case.item, case.annotator, case.label, hard, soft, _classes_option(labels), *common,
-                             memory_limit=memory_limit or "2GB", delta=delta)
+                             memory_limit=memory_limit or "2GB", delta=delta, sep=_SEP.get())
+
+def _common(case, confidence, n_bootstrap, seed, max_k, clip, quiet):
+    "The arguments make_report and report_from_table share, from the options (their defaults filled in): title, level, bootstrap, seed, max_k, clip, progress, notes."
+    return (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
+            not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
+
 
 # %% ../../nbs/report/90_cli.ipynb #4978ae5d
 def _focus(case, focus, model, name=None):
@@ -244,32 +249,99 @@ def _jury_option(spec, # --jury: NAMES[:RULE]
     return out
 
 # %% ../../nbs/report/90_cli.ipynb #309c6826
-def _runs_option(spec, # --runs: a file of item ids and one column per run
+_RUNS_AS = ("first", "majority")   # --runs-as: the judge's one label per item in the other sections, from its runs (runs_as_judge's `how`)
+
+def _runs_option(spec, # --runs: a file of item ids and one column per run (the column form is read by _runs_column_case)
                  item, model, focus, # --item, --model, --focus
                  case, # what was read (its judges and the eval file's judge name)
+                 runs_as:str|None=None, # --runs-as: first or majority; None keeps --model's labels as given
                 ) -> dict|None:
-    "{judge: items x runs} for --runs (None when not given): the runs belong to the report's judge, --focus among several, else the one --model names."
-    if spec is None: return None
+    "{judge: items x runs} for --runs (None when not given): the runs belong to the report's judge, --focus among several, else the one --model names; with --runs-as its labels become runs_as_judge's."
+    if spec is None:
+        if runs_as is not None: raise ValueError("--runs-as applies to --runs (the judge's repeated runs); add --runs or drop --runs-as.")
+        return None
     if model is None: raise ValueError("--runs are repeated runs of the report's judge: pass --model (its labels) too.")
     if case.ann is None: raise ValueError("--runs needs the labels in memory: drop --out-of-core.")
-    if not Path(str(spec)).is_file(): raise ValueError(f"--runs: {spec!r} is not a file; give a CSV or Parquet file of item ids and one column per run.")
-    df = _prediction_file(spec, "--runs", item)
     who = str(focus) if focus is not None else str(case.judges.columns[0]) if case.judges is not None else _judge_label(model, getattr(case, "model_name", None))
+    if getattr(case, "runs", None) is not None: df = case.runs              # --runs COLUMN: read with INPUT
+    elif not Path(str(spec)).is_file():
+        raise ValueError(f"--runs: {spec!r} is not a file; give a CSV or Parquet file of item ids and one column per run, or with "
+                         "--format long a column of INPUT holding the run id of each of the judge's rows.")
+    else: df = _prediction_file(spec, "--runs", item)
+    if runs_as is not None: _runs_as(case, who, df, runs_as)
     return {who: df}
+
+# %% ../../nbs/report/90_cli.ipynb #a7e1c0d2
+def _runs_as(case, # what was read: its annotations, judge labels (hard) and judges
+             who:str, # the judge the runs belong to
+             runs:pd.DataFrame, # items x runs of that judge
+             how:str, # --runs-as: first or majority
+            ) -> None:
+    "Replace the judge's labels in `case` by runs_as_judge's (first run or majority of runs) and note the choice; the checks name --runs and --runs-as."
+    if how not in _RUNS_AS: raise ValueError(f"--runs-as must be one of {', '.join(_RUNS_AS)} (the judge's first run or the majority of its runs), got {how!r}.")
+    from humancert.judges.consistency import runs_as_judge          # here: loads only with --runs
+    try: r = runs_as_judge(case.ann, runs, how=how)
+    except (ValueError, TypeError) as e: raise ValueError(f"--runs: {str(e).replace('`runs`', 'the runs')}") from None
+    labels = r.judge.dropna()
+    if case.judges is not None and who in map(str, case.judges.columns):
+        case.judges = case.judges.assign(**{who: labels.reindex(case.judges.index)})
+        if case.hard is not None and str(case.hard.name) == who: case.hard = case.judges[who]
+    else: case.hard = labels.rename(case.hard.name if case.hard is not None else who)
+    case.notes.append(f"judge {who!r} in the other sections (--runs-as {how}): {r.statement}")
+
+# %% ../../nbs/report/90_cli.ipynb #a7e1c0d5
+from types import SimpleNamespace
+from .read import _refuse_number_labels, _annotations_of
+
+def _runs_frame(df, key, run, model):
+    "Items x runs from the judge's rows (those with a run id): per (item, run) the label in column `model`, one each (checked); run ids sorted, as text."
+    rows = df[df[run].notna()]
+    if rows.empty: raise ValueError(f"--runs: column {run!r} holds no run id; give the run id on each of the judge's rows (empty on the humans').")
+    labelled = rows.dropna(subset=[model])
+    many = labelled.groupby([key, run])[model].nunique()
+    if (many > 1).any():
+        i, r = many.index[many > 1][0]
+        raise ValueError(f"--runs: run {str(r)!r} gives item {str(i)!r} more than one label in column {model!r}; give one label per item and run.")
+    out = labelled.groupby([key, run])[model].first().unstack(run)
+    return out.reindex(pd.Index(rows[key].drop_duplicates().sort_values(), name=key)).rename(columns=str).rename_axis(None, axis=1)
+
+def _runs_column_case(input, format, item, annotator, label, missing, labels, model, soft_model, duplicates, run):
+    "The case of a long INPUT whose judge has one row per item and run (--runs COLUMN): the humans' labels from the rows without a run id, the judge's runs (and its first run as its labels) from --model's column on the rows with one."
+    if format != "long": raise ValueError(f"--runs: {run!r} is not a file; a column of run ids is read from a long INPUT (--format long), got --format {format}.")
+    if soft_model is not None: raise ValueError("--soft-model: with --runs COLUMN the judge is --model's label on each of its rows; drop --soft-model.")
+    df, key, annotator, notes = _item_index(_read_table(input), "long", item, annotator)
+    cols, names = list(map(str, df.columns)), _names(model)
+    if run not in cols: raise ValueError(f"--runs: {run!r} is neither a file nor a column of INPUT; INPUT's columns are {cols[:20]!r}.")
+    if len(names) != 1 or names[0] not in cols:
+        raise ValueError(f"--model: with --runs COLUMN name the one column of INPUT holding the judge's label on its rows, got {model!r}.")
+    m = names[0]
+    if run in (key, annotator, label, m) or m in (key, annotator): raise ValueError(f"--runs: {run!r} must be a column of its own, not the item, annotator, label or --model column.")
+    runs = _runs_frame(df, key, run, m)
+    humans = df[df[run].isna()].drop(columns=[c for c in (run, m) if c != label])
+    classes = _classes_option(labels)
+    if classes is None: _refuse_number_labels(humans, label)
+    ann = _annotations_of(humans, "long", key, annotator, label, missing, classes, duplicates or "error")
+    notes.append(f"the judge: {runs.shape[1]} runs ({', '.join(runs.columns[:5])}{', ...' if runs.shape[1] > 5 else ''}) from the rows with a run id in column {run!r}; the humans' labels from the rows without one")
+    who = df.loc[df[run].notna(), annotator].dropna().unique() if annotator in cols else []
+    name = str(who[0]) if len(who) == 1 else None                      # the judge's rows name one rater: the judge's name
+    return SimpleNamespace(title=f"file {input}", judges=None, item=item, annotator=annotator, label=label, model_name=name, ann=ann,
+                           hard=None, soft=None, notes=notes, runs=runs)
 
 # %% ../../nbs/report/90_cli.ipynb #4d99e349
 def _report_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates, out_of_core,
-                 memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs=None, focus=None, sep=None):
+                 memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs=None, focus=None, sep=None, runs_as=None):
     "What `humancert report` reads, after the checks that need nothing read: _read_case (or _panel_case with --rater-kind), with --jury's judge among the judges, --clusters' ids as `case.clusters` and --runs as `case.runs`."
-    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core, sep)
+    _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
     _check_model_spec(model)
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
+    column = runs is not None and input is not None and dataset is None and not out_of_core and rater_kind is None and not Path(str(runs)).is_file()
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
+            else _runs_column_case(input, format, item, annotator, label, missing, labels, model, soft_model, duplicates, str(runs)) if column and model is not None
             else _read_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates,
                             out_of_core, memory_limit, quiet, annotators, gold, judge_field, () if clusters is None else (str(clusters),)))
+    case.runs = _runs_option(runs, item, model, focus, case, "first" if column and runs_as is None else runs_as)   # before --jury: a jury takes the judge's labels so chosen
     case.judges = _jury_option(jury, case.judges, case.notes)          # --jury: one more judge, the named ones combined
     case.clusters = _clusters_option(clusters, input, dataset, format, item, annotator, label, case.ann, out_of_core)
-    case.runs = _runs_option(runs, item, model, focus, case)
     return case
 
 # %% ../../nbs/report/90_cli.ipynb #287284f6
@@ -313,21 +385,21 @@ def report(input:str=None, # CSV or Parquet file of labels, or a quoted glob of 
            pass_label:str=None, # with --gold and --model: the judge's label that means the judged system passed; adds the system's pass rate corrected with the gold labels (corrected_score), the judge's labels taken as the system's outcome
            fail_on:str=None, # a CI gate: not-certified (the verdict is not CERTIFIED; several judges: any judge's) or not-passed (a judge fails --alt-test), comma-separated; a finding ends with exit code 3
            jury:str=None, # several judges combined into one more judge, evaluated beside them: NAMES[:RULE], e.g. a,b,c or a,b,c:mean; RULE majority (default; ties: the earliest judge's label), mean or median (ratings)
-           runs:str=None, # repeated runs of the report's judge (--model, or --focus among several): a file of item ids and one column per run (epoch, seed, temperature); adds a 'Repeated runs' block (test-retest agreement, flip rate, no-majority share) and those columns in judges.csv
+           runs:str=None, # repeated runs of the report's judge (--model, or --focus among several): a file of item ids and one column per run (epoch, seed, temperature), or with --format long a column of INPUT holding the run id of each of the judge's rows (its label in --model's column; the humans' rows have none); adds a 'Repeated runs' block (test-retest agreement, flip rate, no-majority share) and those columns in judges.csv
+           runs_as:str=None, # with --runs: the judge's one label per item in the other sections, first (its first run) or majority (of its runs; ties: the earliest run's label); default --model's labels as given with --runs FILE, the first run with --runs COLUMN
            clusters:str=None, # a column of INPUT naming each item's cluster (wide: one value per row; long: the same on every row of an item), or a file (item id, cluster id): items of one cluster (edits of one review, runs of one prompt) may be related, and every interval the report prints takes the cluster as its unit
            covariates:str=None, # possible causes of each judge's errors given the truth (gold, else the panel's majority): columns of INPUT, comma-separated (wide format: with --annotators; long: one value per item), or a file (item id, one column per covariate); adds a 'Bias given the truth' block per judge
            sep:str=None, # the character between a CSV's fields, for INPUT and every CSV file an option names (--model, --gold, --covariates), e.g. ';' or '\t' (a tab) (default: ',' for .csv, a tab for .tsv)
           ) -> str:
     "Report on human labels and a model: agreement, certificate against the average annotator, survey equivalence."
     case = _report_case(input, dataset, format, item, annotator, label, missing, labels, from_name, model, soft_model, duplicates, out_of_core,
-                        memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs, focus, sep)
+                        memory_limit, quiet, annotators, gold, judge_field, rater_kind, judge_kinds, human_kinds, clusters, jury, runs, focus, sep, runs_as)
     ann, hard, soft = _with_level(case.ann, level, labels is not None), _focus(case, focus, model, name := getattr(case, "model_name", None)), case.soft
     _check_after_read(ann, hard, soft, out_of_core, confidence, delta, n_bootstrap, max_k, clip, scorer, combiner, alt_test, score, min_items)
     gate = _report_options(fail_on, pass_label, gold, hard, soft, alt_test)   # --fail-on and --pass-label: the score notebook (nb 89)
     ann, gold_labels, cov = _truth_options(gold, covariates, dataset, input, format, item, annotator, label, ann, hard, out_of_core)
     if out is not None: _check_out(out, force, probe=True)             # before any work: a refused or failed write costs nothing
-    common = (case.title, CONFIDENCE if confidence is None else confidence, 200 if n_bootstrap is None else n_bootstrap, seed, max_k, clip,
-              not quiet and sys.stderr is not None and sys.stderr.isatty(), case.notes)
+    common = _common(case, confidence, n_bootstrap, seed, max_k, clip, quiet)   # make_report's and report_from_table's shared arguments
     if out_of_core: rep = _table_report(input, case, hard, soft, labels, common, memory_limit, delta)
     else: rep = make_report(ann, hard, soft, *common, scorer=scorer, combiner=combiner, alt_test=alt_test, score=score,
                             judges=case.judges, min_items_per_annotator=30 if min_items is None else min_items, clusters=case.clusters, runs=case.runs, delta=delta)

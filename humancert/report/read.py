@@ -677,7 +677,7 @@ def _check_table_input(input, format):
 def _table_columns(input, memory_limit, progress):
     "INPUT's column names, from DuckDB's schema (no row is read into Python); a file it cannot read is named."
     from humancert.data.tables import lazy_table, connect_engine    # DuckDB loads only when --out-of-core asks for it
-    try: return list(lazy_table(input, connect_engine(memory_limit, None, progress=progress)).collect_schema().names())
+    try: return list(lazy_table(input, connect_engine(memory_limit, None, progress=progress), _SEP.get()).collect_schema().names())   # --sep
     except Exception as e:
         if isinstance(e, ValueError) and any(s in str(e) for s in ("memory_limit", "TMPDIR", "more than once")): raise     # not INPUT's fault
         raise ValueError(f"INPUT: {str(input)!r} could not be read ({str(e).splitlines()[0][:200]}); check the file or the glob.") from None
@@ -724,7 +724,7 @@ def _table_case(input, format, item, annotator, label, labels, model, soft_model
     if soft is not None:                                              # the classes are needed to read the columns
         from humancert.data.tables import open_table
         classes = open_table(input, {"item": item, "annotator": annotator, "label": label}, _classes_option(labels), memory_limit,
-                        None, None, progress)[1]
+                        None, None, progress, _SEP.get())[1]
         soft, note = _class_columns(soft, classes, "--soft-model")
         notes.append(note)
     return item, annotator, label, hard, soft, notes

@@ -727,6 +727,7 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
                       memory_limit:str="2GB", # DuckDB's memory limit (it spills to disk beyond it)
                       threads:int|None=None, # DuckDB threads; default all cores
                       temp_directory:str|None=None, # where DuckDB spills beyond the limit
+                      sep:str|None=None, # a CSV source's field delimiter, e.g. ';' or '\t' (a tab) (default: DuckDB's sniffer); other sources ignore it
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> Report:
     "`make_report` for a long table of any size: counts, agreement and the per-annotator sums are computed where the table lives; only per-item counts reach Python."
@@ -737,7 +738,7 @@ def report_from_table(source, # Parquet/CSV path or glob, DuckDB relation, panda
     delta, seed = _check_report_args(None, confidence, delta, n_bootstrap, max_k, clip, seed, top_annotators)
     check_table_args(item, annotator, label, False)
     lf, classes = open_table(source, {"item": item, "annotator": annotator, "label": label, "model": column}, labels,
-                        memory_limit, threads, temp_directory, progress)
+                        memory_limit, threads, temp_directory, progress, sep)
     with _engine_memory(memory_limit): lf, model, skipped = _judged_rows(lf, item, column, model, soft_model is not None)   # a judge may skip items
     with _engine_memory(memory_limit):
         parts = item_parts(lf, item, [item, annotator, label, column])     # a large table: parts of disjoint items, bounded disk
