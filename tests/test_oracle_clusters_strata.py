@@ -72,6 +72,9 @@ def test_one_stratum_is_the_unstratified_result():
     ann = Annotations.from_wide(pd.DataFrame(lab[gi], index=idx[gi]))
     np.testing.assert_allclose(frame(corrected_score(judge, ann, estimand="oracle", strata=pd.Series("all", index=idx))),
                                frame(corrected_score(judge, ann, estimand="oracle")), rtol=0, atol=1e-9)
+    cl = pd.Series(np.arange(len(idx)) // 5, index=idx)                  # and with clusters: one stratum is the clustered result
+    np.testing.assert_allclose(frame(corrected_score(judge, ann, estimand="oracle", strata=pd.Series("all", index=idx), clusters=cl)),
+                               frame(corrected_score(judge, ann, estimand="oracle", clusters=cl)), rtol=0, atol=1e-9)
     r = np.random.default_rng(4)
     tc = r.choice(3, 3000, p=[0.5, 0.3, 0.2])
     labc = np.where(r.random((3000, 3)) < [0.85, 0.8, 0.75], tc[:, None], (tc[:, None] + r.integers(1, 3, (3000, 3))) % 3)
