@@ -85,7 +85,6 @@ def test_result_rows_and_inputs_unchanged():
 
 @pytest.mark.parametrize("make, message", [
     (lambda j, a: corrected_score(j, Annotations.from_wide(a.to_wide().iloc[:, :2]), estimand="oracle"), "at least 3 labels per gold item"),
-    (lambda j, a: corrected_score(j, a, estimand="oracle", clusters=pd.Series(np.arange(len(j)) // 5, index=j.index)), "`clusters` and `strata` are not supported"),
     (lambda j, a: corrected_score(j, a, estimand="oracle", headline="betting"), "the true label is latent"),
     (lambda j, a: corrected_score(j, a, estimand="oracle", kind="rating"), "needs a pass/fail outcome or classes"),
 ])

@@ -534,23 +534,25 @@ def latent_class(L:np.ndarray, # n x K labels in {0, 1}, NaN where annotator k d
                  q0:np.ndarray|None=None, # starting posteriors (n, or B x n); None: each item's share of positive labels
                  tol:float=1e-10, # stop when no posterior moves more than this
                  max_iter:int=5000, # EM steps at most
+                 strata:np.ndarray|None=None, # stratum codes 0..H-1 of the items: one prevalence per stratum; None: one prevalence
                 ) -> tuple:
-    "Two-class latent-class (Dawid-Skene) fit by EM, B weighted fits at once: (prevalence (B,), sensitivities (B x K), specificities (B x K), posteriors P(T_i = 1 | labels) (B x n), EM steps)."
+    "Two-class latent-class (Dawid-Skene) fit by EM, B weighted fits at once: (prevalence (B,), or B x H with strata, sensitivities (B x K), specificities (B x K), posteriors P(T_i = 1 | labels) (B x n), EM steps)."
     O = ~np.isnan(L); P = np.where(O, L, 0.0); Nn = np.where(O, 1 - L, 0.0); O = O.astype(np.float64)
     w = np.ones((1, len(L))) if w is None else np.atleast_2d(np.asarray(w, dtype=np.float64))
     q = np.broadcast_to(P.sum(1) / np.maximum(O.sum(1), 1) if q0 is None else q0, w.shape).copy()
+    S = np.ones((len(L), 1)) if strata is None else (np.asarray(strata)[:, None] == np.arange(np.max(strata) + 1)).astype(np.float64)
     ratio = lambda a, b: np.divide(a, b, out=np.full(a.shape, 0.5), where=b > 0)
     for it in range(1, max_iter + 1):
         wq, wr = w * q, w * (1 - q)
-        pi = np.clip(wq.sum(1) / w.sum(1), 1e-12, 1 - 1e-12)
+        pi = np.clip((wq @ S) / (w @ S), 1e-12, 1 - 1e-12)                          # B x H: each stratum's prevalence
         se, sp = (np.clip(ratio(a @ X, a @ O), 1e-12, 1 - 1e-12) for a, X in ((wq, P), (wr, Nn)))
-        a = np.log(pi)[:, None] + np.log(se) @ P.T + np.log1p(-se) @ Nn.T            # log P(T = 1, labels), B x n
-        b = np.log1p(-pi)[:, None] + np.log(sp) @ Nn.T + np.log1p(-sp) @ P.T          # log P(T = 0, labels)
+        a = np.log(pi) @ S.T + np.log(se) @ P.T + np.log1p(-se) @ Nn.T            # log P(T = 1, labels), B x n
+        b = np.log1p(-pi) @ S.T + np.log(sp) @ Nn.T + np.log1p(-sp) @ P.T          # log P(T = 0, labels)
         new = 1 / (1 + np.exp(np.clip(b - a, -700, 700)))
         done = np.max(np.abs(new - q)) < tol
         q = new
         if done: break
-    return pi, se, sp, q, it
+    return (pi[:, 0] if strata is None else pi), se, sp, q, it
 
 def lc_loglik(L, pi, se, sp):
     "Log-likelihood of one latent-class fit (prevalence, sensitivities, specificities) on the labels L."
@@ -563,30 +565,72 @@ def lc_loglik(L, pi, se, sp):
 def _oriented(pi, se, sp, q):
     "Each fit with the latent classes named so that the annotators are better than chance on average (mean of se + sp > 1): the label swap fixed."
     flip = (se + sp).mean(1) < 1
-    pi, q = np.where(flip, 1 - pi, pi), np.where(flip[:, None], 1 - q, q)
+    fp = flip.reshape(-1, *[1] * (np.ndim(pi) - 1))                              # prevalences: (B,) or B x H (strata)
+    pi, q = np.where(fp, 1 - pi, pi), np.where(flip[:, None], 1 - q, q)
     se, sp = np.where(flip[:, None], 1 - sp, se), np.where(flip[:, None], 1 - se, sp)
     return pi, se, sp, q
 
-def lc_influence(L, pi, se, sp, q, y_minus):
-    "Each gold item's influence on mean(q_i - lambda f_i) (y_minus: the items' q_i - lambda f_i): its own term plus the latent-class fit's, through the scores of (logit prevalence, logit sensitivities, logit specificities) and their outer-product information."
-    O = ~np.isnan(L); P = np.where(O, L, 0.0); Nn = np.where(O, 1 - L, 0.0); O = O.astype(np.float64)
-    dA = np.column_stack([np.full(len(q), 1 - pi), P - O * se, np.zeros_like(P)])   # d log P(T=1, labels_i) / d theta
-    dB = np.column_stack([np.full(len(q), -pi), np.zeros_like(P), Nn - O * sp])     # d log P(T=0, labels_i) / d theta
-    s = q[:, None] * dA + (1 - q[:, None]) * dB                                     # per-item scores (sum 0 at the MLE)
-    G = (q * (1 - q)) @ (dA - dB) / len(q)                                         # d mean(q) / d theta
-    return (y_minus - y_minus.mean()) / len(q) + s @ np.linalg.pinv(s.T @ s) @ G
+def _strata_onehot(codes, n):
+    "n x H indicators of the stratum codes (one column of ones for None)."
+    return np.ones((n, 1)) if codes is None else (np.asarray(codes)[:, None] == np.arange(np.max(codes) + 1)).astype(np.float64)
 
+def lc_influence(L, pi, se, sp, q, y_minus,
+                 strata=None, # stratum codes of the gold items (pi: one prevalence per stratum); None: one prevalence
+                 wt=None, # item weights of the mean (stratified: w_h n / n_h); None: 1
+                ):
+    "Each gold item's influence on mean(wt (q_i - lambda f_i)) (y_minus: the items' q_i - lambda f_i; centred within its stratum): its own term plus the latent-class fit's, through the scores of (logit prevalences, logit sensitivities, logit specificities) and their outer-product information."
+    O = ~np.isnan(L); P = np.where(O, L, 0.0); Nn = np.where(O, 1 - L, 0.0); O = O.astype(np.float64)
+    S = _strata_onehot(strata, len(q)); pi_i = S @ np.atleast_1d(pi)
+    wt = np.ones(len(q)) if wt is None else wt
+    dA = np.column_stack([S * (1 - pi_i)[:, None], P - O * se, np.zeros_like(P)])   # d log P(T=1, labels_i) / d theta
+    dB = np.column_stack([-S * pi_i[:, None], np.zeros_like(P), Nn - O * sp])       # d log P(T=0, labels_i) / d theta
+    s = q[:, None] * dA + (1 - q[:, None]) * dB                                     # per-item scores (sum 0 at the MLE)
+    G = (wt * q * (1 - q)) @ (dA - dB) / len(q)                                    # d mean(wt q) / d theta
+    own = y_minus - S @ ((S.T @ y_minus) / S.sum(0))                                # centred within each stratum
+    return wt * own / len(q) + s @ np.linalg.pinv(s.T @ s) @ G
+
+# %% ../../nbs/system_score/60_corrected_score.ipynb #c1a55e22
+def _infl_var(infl, gcl=None, gst=None):
+    "Variance from influence values: their sum of squares; Liang-Zeger with clusters (squared cluster sums, G/(G-1)); each stratum's own, centred within it."
+    if gst is None: return _groups_var(len(infl) * infl, gcl, center=0.0)
+    return sum(_groups_var(np.count_nonzero(m) * infl[m], None if gcl is None else gcl[m]) for m in (gst == h for h in np.unique(gst)))
+
+def _strat_rows(Q, Fg, Fa, infl, alpha, gcl, acl, gst, ast, df):
+    "Stratified PPI++ on the posteriors Q (n x C; judge Fg on the gold items, Fa on all N): per outcome (estimate, lower, upper) of the gold-only mean (lambda 0) and of PPI++ (lambda per stratum), strata weighted by their share of the N items; the fit's uncertainty via infl(y_minus, wt); and the lambdas (H x C)."
+    H, C, n = int(ast.max()) + 1, Q.shape[1], len(Q)
+    w, nh = np.bincount(ast, minlength=H) / len(ast), np.bincount(gst, minlength=H)
+    wt = (w * n / nh)[gst]                                                          # item weights: mean(wt y) = sum_h w_h mean_h(y)
+    lam = np.array([[ppi_lambda(Q[gst == h, c], Fg[gst == h, c], Fa[ast == h, c]) for c in range(C)] for h in range(H)])
+    fbar = np.stack([Fa[ast == h].mean(0) for h in range(H)])
+    jvar = np.array([[_groups_var(Fa[ast == h, c], None if acl is None else acl[ast == h]) for c in range(C)] for h in range(H)])
+    out = []
+    for lv in (np.zeros((H, C)), lam):
+        ym = Q - lv[gst] * Fg
+        est = (w[:, None] * (lv * fbar + np.stack([ym[gst == h].mean(0) for h in range(H)]))).sum(0)
+        I = infl(ym, wt)
+        var = (w[:, None] ** 2 * lv ** 2 * jvar).sum(0) + np.array([_infl_var(I[:, c], gcl, gst) for c in range(C)])
+        out.append([_wald(float(est[c]), var[c], alpha, df=df) for c in range(C)])
+    return out[0], out[1], lam
+
+# %% ../../nbs/system_score/60_corrected_score.ipynb #c1a55e23
 def oracle_rows(L, # n x K gold labels (1: pass, 0: fail, NaN: missing), every row with 3 labels or more
                 f_gold, f_all, # the judge's 0/1 verdicts on the gold items and on all N items
                 alpha:float, # 1 - the level
+                gcl=None, acl=None, # cluster codes of the gold items and of all N items: Liang-Zeger variance, t on G - 1; None: independent items
+                gst=None, ast=None, # stratum codes of the gold items and of all N items: one prevalence per stratum, stratified PPI++; None: none
                ) -> tuple:
-    "The oracle pass rate under the latent-class model: ((estimate, lower, upper) of the gold-only prevalence, of PPI++ on the posteriors), lambda, and the fit (prevalence, sensitivities, specificities); delta-method normal intervals."
-    pi, se, sp, q = (v[0] for v in _oriented(*latent_class(L)[:4]))
+    "The oracle pass rate under the latent-class model: ((estimate, lower, upper) of the gold-only prevalence, of PPI++ on the posteriors), lambda (one per stratum with strata), and the fit (prevalence, sensitivities, specificities); delta-method intervals."
+    pi, se, sp, q = (v[0] for v in _oriented(*latent_class(L, strata=gst)[:4]))
+    df = None if gcl is None else max(len(np.unique(gcl)) - 1, 1)                 # clusters: t with G - 1 degrees of freedom
+    if gst is not None:
+        infl = lambda ym, wt: lc_influence(L, pi, se, sp, q, ym[:, 0], gst, wt)[:, None]
+        g, p, lam = _strat_rows(q[:, None], f_gold[:, None], f_all[:, None], infl, alpha, gcl, acl, gst, ast, df)
+        return g[0], p[0], lam[:, 0], (float(np.sum(np.bincount(ast) / len(ast) * pi)), se, sp)
     lam = ppi_lambda(q, f_gold, f_all)
-    v0 = np.sum(lc_influence(L, pi, se, sp, q, q) ** 2)
-    v1 = lam ** 2 * np.var(f_all) / len(f_all) + np.sum(lc_influence(L, pi, se, sp, q, q - lam * f_gold) ** 2)
+    v0 = _infl_var(lc_influence(L, pi, se, sp, q, q), gcl)
+    v1 = lam ** 2 * _groups_var(f_all, acl) + _infl_var(lc_influence(L, pi, se, sp, q, q - lam * f_gold), gcl)
     est = lam * f_all.mean() + np.mean(q - lam * f_gold)
-    return _wald(float(pi), v0, alpha), _wald(float(est), v1, alpha), lam, (float(pi), se, sp)
+    return _wald(float(pi), v0, alpha, df=df), _wald(float(est), v1, alpha, df=df), lam, (float(pi), se, sp)
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #c1a55e02
 def _one_hot(L, C):
@@ -597,22 +641,24 @@ def dawid_skene(L:np.ndarray, # n x K class codes 0..C-1 (-1 where annotator k d
                 C:int, # the number of classes
                 tol:float=1e-10, # stop when no posterior moves more than this
                 max_iter:int=5000, # EM steps at most
+                strata:np.ndarray|None=None, # stratum codes 0..H-1 of the items: class shares per stratum; None: one set of shares
                ) -> tuple:
-    "Multi-class Dawid-Skene fit by EM: (class shares (C,), confusion matrices K x C x C (row: true class, column: label given), posteriors P(T_i = c | labels) (n x C), EM steps)."
+    "Multi-class Dawid-Skene fit by EM: (class shares (C,), or H x C with strata, confusion matrices K x C x C (row: true class, column: label given), posteriors P(T_i = c | labels) (n x C), EM steps)."
     X = _one_hot(L, C); n, K, _ = X.shape
     Xf = X.reshape(n, K * C)
+    S = _strata_onehot(strata, n)
     q = X.sum(1) / np.maximum(X.sum((1, 2)), 1)[:, None]                  # start: each item's shares of its labels
     for it in range(1, max_iter + 1):
-        pi = np.clip(q.mean(0), 1e-12, None); pi = pi / pi.sum()
+        pi = np.clip(S.T @ q / S.sum(0)[:, None], 1e-12, None); pi = pi / pi.sum(1, keepdims=True)   # H x C
         cnt = (q.T @ Xf).reshape(C, K, C).transpose(1, 0, 2)               # expected (true c, label l) counts per annotator
         th = np.clip(cnt / np.maximum(cnt.sum(2, keepdims=True), 1e-300), 1e-12, None)
         th = th / th.sum(2, keepdims=True)
-        la = np.log(pi) + Xf @ np.log(th).transpose(0, 2, 1).reshape(K * C, C)   # log P(T_i = c, labels_i)
+        la = S @ np.log(pi) + Xf @ np.log(th).transpose(0, 2, 1).reshape(K * C, C)   # log P(T_i = c, labels_i)
         new = np.exp(la - la.max(1, keepdims=True)); new /= new.sum(1, keepdims=True)
         done = np.max(np.abs(new - q)) < tol
         q = new
         if done: break
-    return pi, th, q, it
+    return (pi[0] if strata is None else pi), th, q, it
 
 def ds_loglik(L, pi, th):
     "Log-likelihood of a Dawid-Skene fit (class shares, confusion matrices) on the class codes L."
@@ -625,29 +671,41 @@ def ds_named(pi, th, q):
     "The latent classes named by the assignment maximising the annotators' summed diagonal (the label-switching rule): (shares, confusion matrices, posteriors) reordered."
     latent, name = linear_sum_assignment(-th.sum(0))                       # latent class j is named name[j]
     order = latent[np.argsort(name)]                                        # the latent class behind each name
-    return pi[order], th[:, order, :], q[:, order]
+    return pi[..., order], th[:, order, :], q[:, order]
 
-def ds_influence(L, pi, th, q, y_minus):
-    "n x C: each gold item's influence on mean(q_c - lambda_c f_c) (y_minus: n x C), its own term plus the fit's (scores in softmax logits, outer-product information, pseudo-inverse)."
-    X = _one_hot(L, len(pi)); n, K, C = X.shape
+def ds_influence(L, pi, th, q, y_minus,
+                 strata=None, # stratum codes of the gold items (pi: H x C shares); None: one set of shares
+                 wt=None, # item weights of the mean (stratified: w_h n / n_h); None: 1
+                ):
+    "n x C: each gold item's influence on mean(wt (q_c - lambda_c f_c)) (y_minus: n x C, centred within its stratum), its own term plus the fit's (scores in softmax logits, outer-product information, pseudo-inverse)."
+    X = _one_hot(L, pi.shape[-1]); n, K, C = X.shape
+    S = _strata_onehot(strata, n); wt = np.ones(n) if wt is None else wt; wq = wt[:, None] * q
     qR = q[:, None, :, None] * (X[:, :, None, :] - (np.asarray(L) >= 0)[:, :, None, None] * th[None])   # q_ic d log Theta_k[c, l_ik] / d xi_{k,c}
-    s = np.concatenate([q - pi, qR.reshape(n, -1)], 1)                    # per-item scores in (eta, xi) (sum 0 at the MLE)
-    Gx = np.einsum("kcm,cj->ckjm", qR.sum(0), np.eye(C)) - np.einsum("ic,ikjm->ckjm", q, qR)
-    G = np.concatenate([np.diag(q.sum(0)) - q.T @ q, Gx.reshape(C, -1)], 1) / n   # d mean(q_c) / d (eta, xi)
-    return (y_minus - y_minus.mean(0)) / n + s @ np.linalg.pinv(s.T @ s) @ G.T
+    s = np.concatenate([(S[:, :, None] * (q - S @ np.atleast_2d(pi))[:, None, :]).reshape(n, -1), qR.reshape(n, -1)], 1)   # scores in (eta, xi)
+    Ge = [np.diag((S[:, h] @ wq)) - (S[:, h, None] * wq).T @ q for h in range(S.shape[1])]   # d mean(wt q_c) / d eta_h
+    Gx = np.einsum("kcm,cj->ckjm", np.einsum("i,ikcm->kcm", wt, qR), np.eye(C)) - np.einsum("ic,ikjm->ckjm", wq, qR)
+    G = np.concatenate(Ge + [Gx.reshape(C, -1)], 1) / n
+    own = y_minus - S @ ((S.T @ y_minus) / S.sum(0)[:, None])                # centred within each stratum
+    return wt[:, None] * own / n + s @ np.linalg.pinv(s.T @ s) @ G.T
 
 def oracle_shares(L, # n x K class codes of the gold items (-1: missing), every row with 3 labels or more
                   C:int, # the number of classes
                   f_gold, f_all, # the judge's one-hot classes on the gold items (n x C) and on all N items (N x C)
                   alpha:float, # 1 - the level of each class's interval (Bonferroni: divide by C first)
+                  gcl=None, acl=None, # cluster codes of the gold items and of all N items: Liang-Zeger variance, t on G - 1; None: independent items
+                  gst=None, ast=None, # stratum codes of the gold items and of all N items: shares per stratum, stratified PPI++; None: none
                  ) -> tuple:
-    "The oracle class shares under Dawid-Skene: ([(estimate, lower, upper)] per class of the gold-only shares, of PPI++ on the posteriors), lambdas, and the fit (shares, confusion matrices); delta-method normal intervals."
-    pi, th, q = ds_named(*dawid_skene(L, C)[:3])
+    "The oracle class shares under Dawid-Skene: ([(estimate, lower, upper)] per class of the gold-only shares, of PPI++ on the posteriors), lambdas (H x C with strata), and the fit (shares, confusion matrices); delta-method intervals."
+    pi, th, q = ds_named(*dawid_skene(L, C, strata=gst)[:3])
+    df = None if gcl is None else max(len(np.unique(gcl)) - 1, 1)                 # clusters: t with G - 1 degrees of freedom
+    if gst is not None:
+        g, p, lam = _strat_rows(q, f_gold, f_all, lambda ym, wt: ds_influence(L, pi, th, q, ym, gst, wt), alpha, gcl, acl, gst, ast, df)
+        return g, p, lam, (np.bincount(ast) / len(ast) @ pi, th)
     lam = np.array([ppi_lambda(q[:, c], f_gold[:, c], f_all[:, c]) for c in range(C)])
-    v0 = (ds_influence(L, pi, th, q, q) ** 2).sum(0)
-    v1 = lam ** 2 * f_all.var(0) / len(f_all) + (ds_influence(L, pi, th, q, q - lam * f_gold) ** 2).sum(0)
+    v0 = [_infl_var(i, gcl) for i in ds_influence(L, pi, th, q, q).T]
+    v1 = [lam[c] ** 2 * _groups_var(f_all[:, c], acl) + _infl_var(i, gcl) for c, i in enumerate(ds_influence(L, pi, th, q, q - lam * f_gold).T)]
     est = lam * f_all.mean(0) + (q - lam * f_gold).mean(0)
-    return [_wald(float(pi[c]), v0[c], alpha) for c in range(C)], [_wald(float(est[c]), v1[c], alpha) for c in range(C)], lam, (pi, th)
+    return [_wald(float(pi[c]), v0[c], alpha, df=df) for c in range(C)], [_wald(float(est[c]), v1[c], alpha, df=df) for c in range(C)], lam, (pi, th)
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #a0e6482b
 ORACLE_TEXT = ("the oracle (true) label, under a latent-class model: annotators conditionally independent given the truth, each with "
@@ -655,11 +713,19 @@ ORACLE_TEXT = ("the oracle (true) label, under a latent-class model: annotators 
 ORACLE_ASSUMES = ("gold items a uniform random sample of the judged items; the latent-class model holds (annotators conditionally "
                   "independent given the true label, >= 3 labels per gold item, better than chance on average)")
 
+def _oracle_assumes(clusters, strata):
+    s = ORACLE_ASSUMES
+    if clusters is not None: s += ("; clusters independent (the latent-class fit treats the items as independent, a pseudo-likelihood "
+                                   "ignoring the dependence within clusters; its variance cluster-robust: Liang-Zeger sums of each cluster's influence values, t on G - 1)")
+    if strata is not None: s += ("; sampled at random within each stratum (one prevalence per stratum, the annotators' accuracies shared; "
+                                 "PPI++ per stratum, strata weighted by their share of the judged items)")
+    return s
+
+def _lam_text(lam): return f"lambda {lam:.3f}" if np.ndim(lam) == 0 else f"lambda per stratum {np.min(lam):.3f}-{np.max(lam):.3f}"
+
+# %% ../../nbs/system_score/60_corrected_score.ipynb #c1a55e21
 def _oracle_score(judge, gold, kind, positive, confidence, clusters, strata, headline):
-    "corrected_score with estimand='oracle': judge only, the latent-class prevalence of the gold items, and PPI++ on their posteriors, with delta-method intervals (class shares: `_oracle_classes`)."
-    if clusters is not None or strata is not None:
-        raise ValueError("estimand='oracle' assumes independent gold items: `clusters` and `strata` are not supported with it; "
-                         "use estimand='majority' or 'average annotator' with them.")
+    "corrected_score with estimand='oracle': judge only, the latent-class prevalence of the gold items, and PPI++ on their posteriors, with delta-method intervals, cluster-robust or stratified (class shares: `_oracle_classes`)."
     if headline == "betting": raise ValueError("headline='betting' needs observed outcomes; with estimand='oracle' the true label is latent: use 'PPI++' or 'auto'.")
     notes = []
     kind, outcomes, _, pos, F, _ = _prepare(judge, gold, kind, positive, None, "average annotator", notes)
@@ -667,14 +733,20 @@ def _oracle_score(judge, gold, kind, positive, confidence, clusters, strata, hea
         raise ValueError("estimand='oracle' fits a latent-class model, so it needs a pass/fail outcome or classes; got kind='rating'. "
                          "Pass kind='classes' to take each rating as a class, or use 'majority' / 'average annotator' for the mean rating.")
     wide = gold.to_wide().reindex(judge.index[pos])
-    if kind == "classes": return _oracle_classes(wide, outcomes, pos, F, confidence, notes)
+    acl, ast = _codes(clusters, "clusters", judge), _codes(strata, "strata", judge)
+    cs = (None if acl is None else acl[pos], acl, None if ast is None else ast[pos], ast)   # (gcl, acl, gst, ast)
+    if ast is not None: _check_strata(cs[2], ast)
+    assumes = _oracle_assumes(clusters, strata)
+    if clusters is not None: notes.append("the latent-class fit ignores the clusters (a pseudo-likelihood: items taken as independent); "
+                                          f"its intervals are cluster-robust over {len(np.unique(cs[0]))} gold clusters (t on G - 1)")
+    if kind == "classes": return _oracle_classes(wide, outcomes, pos, F, confidence, notes, cs, assumes)
     pl = positive if positive is not None else next(c for c in gold.classes if c in (1, True))
     L = np.where(wide.isna().to_numpy(), np.nan, (wide == pl).to_numpy(dtype=np.float64))
-    g, p, lam, (pi, se, sp) = oracle_rows(L, F[pos, 0], F[:, 0], 1 - confidence)
+    g, p, lam, (pi, se, sp) = oracle_rows(L, F[pos, 0], F[:, 0], 1 - confidence, *cs)
     how = f"{ASYMPTOTIC} (delta method, the latent-class fit's uncertainty included)"
-    rows = [("PPI++", *p, len(pos), f"{how}; lambda {lam:.3f} tuned on the gold items' posteriors", ORACLE_ASSUMES),
-            ("gold only", *g, len(pos), f"{how}; the gold items' latent-class prevalence", ORACLE_ASSUMES),
-            ("judge only", *_wald(F[:, 0].mean(), _groups_var(F[:, 0], None), 1 - confidence), len(F),
+    rows = [("PPI++", *p, len(pos), f"{how}; {_lam_text(lam)} tuned on the gold items' posteriors", assumes),
+            ("gold only", *g, len(pos), f"{how}; the gold items' latent-class prevalence", assumes),
+            ("judge only", *_wald(F[:, 0].mean(), _groups_var(F[:, 0], acl), 1 - confidence), len(F),
              "biased: the judge's own rate, not the truth", "nothing about the truth: the judge's labels taken as they are")]
     df = pd.DataFrame([("pass", *r) for r in rows], columns=["outcome", "method", "estimate", "lower", "upper", "n", "guarantee", "assumes"])
     notes.append(f"latent-class fit on {len(pos)} gold items x {L.shape[1]} annotators: sensitivity {se.min():.2f}-{se.max():.2f}, "
@@ -693,7 +765,7 @@ def _dominance_note(th, outcomes, names):
     return (f"fitted annotators no better than chance on some classes ({', '.join(f'{a} on {c!r}' for a, c in weak[:4])}): the naming of "
             "the latent classes rests on the others; check that the estimated shares make sense")
 
-def _oracle_classes(wide, outcomes, pos, F, confidence, notes):
+def _oracle_classes(wide, outcomes, pos, F, confidence, notes, cs=(None,) * 4, assumes=ORACLE_ASSUMES):
     "corrected_score with estimand='oracle' for class shares: Dawid-Skene on the gold items, PPI++ on each class's posterior, Bonferroni over the classes."
     given = set(v for v in wide.to_numpy().ravel() if not pd.isna(v))
     unseen = [c for c in outcomes if c not in given]
@@ -702,13 +774,13 @@ def _oracle_classes(wide, outcomes, pos, F, confidence, notes):
     C, code = len(outcomes), {c: k for k, c in enumerate(outcomes)}
     L = np.stack([wide[a].map(code).fillna(-1).to_numpy(dtype=int) for a in wide.columns], 1)
     alpha = (1 - confidence) / C
-    g, p, lam, (pi, th) = oracle_shares(L, C, F[pos], F, alpha)
+    g, p, lam, (pi, th) = oracle_shares(L, C, F[pos], F, alpha, *cs)
     how = f"{ASYMPTOTIC} (delta method, the latent-class fit's uncertainty included)"
     rows = []
     for c, name in enumerate(outcomes):
-        rows += [(name, "PPI++", *p[c], len(pos), f"{how}; lambda {lam[c]:.3f} tuned on the gold items' posteriors", ORACLE_ASSUMES),
-                 (name, "gold only", *g[c], len(pos), f"{how}; the gold items' latent-class share", ORACLE_ASSUMES),
-                 (name, "judge only", *_wald(F[:, c].mean(), _groups_var(F[:, c], None), alpha), len(F),
+        rows += [(name, "PPI++", *p[c], len(pos), f"{how}; {_lam_text(lam[..., c])} tuned on the gold items' posteriors", assumes),
+                 (name, "gold only", *g[c], len(pos), f"{how}; the gold items' latent-class share", assumes),
+                 (name, "judge only", *_wald(F[:, c].mean(), _groups_var(F[:, c], cs[1]), alpha), len(F),
                   "biased: the judge's own rate, not the truth", "nothing about the truth: the judge's labels taken as they are")]
     df = pd.DataFrame(rows, columns=["outcome", "method", "estimate", "lower", "upper", "n", "guarantee", "assumes"])
     diag = np.einsum("kcc->kc", th)
