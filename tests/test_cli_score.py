@@ -86,7 +86,7 @@ def test_gold_file_joined_by_item_id(study, tmp_path):
 def test_panel_clusters_strata_by(study):
     d, df, s = study
     panel = Annotations.from_wide(s[["a1", "a2", "a3"]].dropna(how="all"), raters_in_rows=False)
-    for est, name in (("majority", "majority"), ("average-annotator", "average annotator")):
+    for est, name in (("majority", "majority"), ("average-annotator", "average annotator"), ("oracle", "oracle")):
         code, out, _ = cli("score", d / "study.csv", "--judge", "llm", "--panel", "a1,a2,a3", "--estimand", est, "--format", "json")
         cs = corrected_score(s.llm, panel, estimand=name)
         assert code == 0 and json.loads(out)["score"]["estimate"] == cs.estimate and json.loads(out)["score"]["estimand"] == cs.estimand
@@ -156,6 +156,7 @@ def test_fail_on_exit_codes(study):
     (("--judge", "llm", "--gold", "blank"), "--gold: column 'blank' of INPUT is blank on every item"),
     (("--judge", "llm", "--gold", "GOLDFILE"), "--gold: 2 item id(s)"),
     (("--judge", "llm", "--panel", "a1,a2"), "--estimand is needed with --panel"),
+    (("--judge", "llm", "--panel", "a1,a2,a3", "--estimand", "truth"), "--estimand must be majority, average-annotator or oracle"),
     (("--judge", "llm", "--gold", "human", "--fail-on", "worse"), "--fail-on takes regressed or below:X"),
     (("--judge", "llm", "--gold", "human", "--fail-on", "regressed"), "--fail-on regressed needs --compare"),
     (("--judge", "llm", "--gold", "human", "--clusters", "nope"), "--clusters: 'nope' is not a column"),

@@ -150,7 +150,7 @@ def _fail_on_option(spec, compare):
 
 # %% ../../nbs/report/89_score_command.ipynb #5d67526d
 ESTIMAND_NAMES = {"majority": "majority", "average annotator": "average annotator", "average-annotator": "average annotator",
-                  "average_annotator": "average annotator"}
+                  "average_annotator": "average annotator", "oracle": "oracle"}
 OUTPUT_FORMATS = ("text", "md", "json", "html")
 
 def _check_score_options(judge, gold, panel, estimand, compare, system, clusters, strata, format, fail_on, min_gold, scale):
@@ -162,11 +162,11 @@ def _check_score_options(judge, gold, panel, estimand, compare, system, clusters
         raise ValueError("give exactly one of --gold (a column of INPUT blank where unlabelled, or a file of item ids and labels) "
                          "and --panel (the annotators' columns, whose labels are the gold).")
     if panel is not None and estimand is None:
-        raise ValueError("--estimand is needed with --panel: majority (the rate the panel would decide) or average-annotator "
-                         "(each item's share of its annotators); they answer different questions.")
+        raise ValueError("--estimand is needed with --panel: majority (the rate the panel would decide), average-annotator "
+                         "(each item's share of its annotators) or oracle (the truth under a latent-class model); they answer different questions.")
     if estimand is not None and panel is None: raise ValueError("--estimand applies to --panel; one gold label per item measures itself: drop --estimand.")
     if estimand is not None and estimand not in ESTIMAND_NAMES:
-        raise ValueError(f"--estimand must be majority or average-annotator, got {estimand!r}.")
+        raise ValueError(f"--estimand must be majority, average-annotator or oracle, got {estimand!r}.")
     if system is not None and compare is None: raise ValueError("--system applies to --compare A,B (two of its values); add --compare or drop --system.")
     if compare is not None:
         if len(_names(compare)) != 2: raise ValueError(f"--compare takes two names A,B (B is compared with A), got {compare!r}.")
@@ -458,7 +458,7 @@ def score(input:str=None, # CSV, JSON lines or Parquet file: one row per judged 
           judge:str=None, # column of the judge's label or score on every item (0/1, true/false, a label with --positive, classes, or a rating)
           gold:str=None, # human labels: a column of INPUT blank where unlabelled, or a file (item id, label) joined by item id; with --compare of two judge columns: two columns, A's then B's
           panel:str=None, # instead of --gold: the annotators' columns of INPUT, comma-separated, whose labels are the gold (needs --estimand)
-          estimand:str=None, # with --panel: majority (the rate the panel would decide; a tie counts equally to each tied class) or average-annotator (each item's share of its annotators)
+          estimand:str=None, # with --panel: majority (the rate the panel would decide; a tie counts equally to each tied class), average-annotator (each item's share of its annotators) or oracle (the truth, under a stated model: annotators independent given it, 3 or more on each gold item; asymptotic)
           item:str=None, # column of item ids (default: a first column named item, id, ... or ending in _id; else the row number)
           positive:str=None, # the label that means pass, when the labels are not 0/1 or true/false (the score is then a pass rate)
           kind:str=None, # binary, classes or rating (default: 0/1 or true/false binary, other numbers a rating, text classes)
