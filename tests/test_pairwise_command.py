@@ -83,7 +83,7 @@ def test_fail_on_and_out(study, tmp_path):
     assert _run("pairwise", str(path), "--judge", "judge", "--fail-on", f"consistency:{lo + 0.01:.3f}")[0] == 3
     assert _run("pairwise", str(path), "--judge", "judge", "--fail-on", f"consistency:{lo - 0.01:.3f}")[0] == 0
     code, out, _ = _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"), "--format", "md")
-    assert code == 0 and sorted(p.name for p in (tmp_path / "rep").iterdir()) == ["pairwise.html", "pairwise.json", "pairwise.md", "pairwise.txt"]
+    assert code == 0 and sorted(p.name for p in (tmp_path / "rep").iterdir()) == ["judges.csv", "pairwise.html", "pairwise.json", "pairwise.md", "pairwise.txt"]
     assert _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"))[0] == 2          # no overwrite without --force
     assert _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"), "--force")[0] == 0
 
@@ -101,3 +101,50 @@ def test_davidson_ties_printed_are_the_api(study):
     r = rk.tie_parameter.loc["PPI++"]
     assert code == 0 and f"PPI++ {r.estimate:.3f} ({r.lower:.3f} to {r.upper:.3f})" in " ".join(out.split())
     assert _run("pairwise", str(path), "--judge", "judge", "--ties", "rao")[0] == 2
+
+
+def _judges_csv(folder):
+    import pandas as pd
+    return pd.read_csv(folder / "judges.csv", index_col="judge", keep_default_na=False, na_values=[""])
+
+
+def test_judges_csv_numbers_are_the_api(study, tmp_path):
+    "judges.csv (--out): every number of the judge's row is the part's function's own, unrounded; Kendall's tau counted by hand."
+    path, api = study
+    code, out, err = _run("pairwise", str(path), "--judge", "judge", "--out", str(tmp_path / "rep"), "--format", "json")
+    assert (code, err, json.loads(out)["judges"]) == (0, "", ["judge"])          # --out with --format json: the folder written, stdout pure JSON
+    t = _judges_csv(tmp_path / "rep")
+    assert list(t.index) == ["judge"]
+    r = t.loc["judge"]
+    pc, alt, cert, rk = api["pc"], api["alt"], api["cert"], api["rk"]
+    names = {"lower": "consistency lower", "upper": "consistency upper", "first lower": "first preferred lower", "first upper": "first preferred upper"}
+    assert all(r[names.get(k, k)] == pc[k] for k in pc.index)
+    assert all(r[f"{k} ({s})"] == api["pa"].loc[("judge", s), k] for s in ("tie as half", "exact")
+               for k in ("items", "agreement", "agreement lower", "agreement upper", "chance", "chance lower", "chance upper", "kappa", "kappa lower", "kappa upper"))
+    assert (r["confidence"], r["clusters"]) == (0.95, "prompt")
+    assert (r["alt-test passed"], r["alt-test winning rate"], r["alt-test advantage probability"], r["alt-test epsilon"], r["alt-test score"]) == \
+           (alt.passed, alt.winning_rate, alt.advantage_probability, 0.1, "tie_half_score")
+    assert (r["alt-test humans"], r["alt-test humans beaten"], r["alt-test items"]) == (alt.n_tested, alt.n_rejected, alt.n_items)
+    assert (r["certified"], r["certificate S"], r["certificate L_N"], r["certificate U_N"]) == (cert.certified, cert.score, cert.lower, cert.upper)
+    est = rk.strengths.estimate
+    jo, ho = est["judge only"], est["humans only"][est["judge only"].index]
+    signs = [np.sign((jo.iloc[a] - jo.iloc[b]) * (ho.iloc[a] - ho.iloc[b])) for a in range(len(jo)) for b in range(a)]
+    assert r["Kendall tau (judge only, humans only)"] == pytest.approx(sum(signs) / len(signs), abs=1e-12) and 0 not in signs
+    assert (r["top system (judge only)"], r["top system (humans only)"], r["top system (PPI++)"]) == (jo.idxmax(), ho.idxmax(), rk.ranking[0])
+    assert r["same top system (judge only, humans only)"] == (jo.idxmax() == ho.idxmax())
+    assert (r["PPI++ lambda"], r["systems"]) == (rk.lam, len(rk.ranking))
+    assert r.drop("not computed").notna().all() and r.isna()["not computed"]          # every result computed: no empty cell, no reason
+
+
+def test_judges_csv_escapes_formulas(study, tmp_path):
+    "A judge named '=cmd' and a system named '@sys3' are written as text a spreadsheet does not run: a leading ' (numbers stay numbers)."
+    import pandas as pd
+    path, api = study
+    d = pd.read_csv(path).replace({"rater": {"judge": "=cmd"}, "system_a": {"sys3": "@sys3"}, "system_b": {"sys3": "@sys3"}})
+    d.to_csv(tmp_path / "f.csv", index=False)
+    code, _, err = _run("pairwise", str(tmp_path / "f.csv"), "--judge", "=cmd", "--out", str(tmp_path / "rep"), "--format", "json")
+    assert (code, err) == (0, "")
+    raw = (tmp_path / "rep" / "judges.csv").read_text().splitlines()
+    assert raw[1].startswith("'=cmd,0.95,prompt,")
+    r = _judges_csv(tmp_path / "rep").loc["'=cmd"]
+    assert r["top system (humans only)"] == "'@sys3" and r["kappa (tie as half)"] == api["pa"].loc[("judge", "tie as half"), "kappa"]

@@ -244,6 +244,55 @@ def to_json(f:dict) -> str:
                              "tie_parameter": None if rk.tie_parameter is None else _records(rk.tie_parameter)} if rk is not None else {"reason": why}
     return _json.dumps(out, indent=1, default=str) + "\n"
 
+# %% ../../nbs/report/94_pairwise_command.ipynb #c4d9a1e3
+from .writer import _csv_safe
+
+_SCORINGS = ("tie as half", "exact")   # preference_agreement's scorings, in its order
+_AGREEMENT_COLUMNS = ("items", "agreement", "agreement lower", "agreement upper", "chance", "chance lower", "chance upper", "kappa", "kappa lower", "kappa upper")
+_CONSISTENCY_NAMES = {"lower": "consistency lower", "upper": "consistency upper", "first lower": "first preferred lower", "first upper": "first preferred upper"}
+
+def _ranking_columns(rk):
+    "judges.csv's ranking columns: each method's top system (ties joined), whether judge only and humans only agree on it, Kendall's tau-b between their strengths, lambda."
+    from scipy.stats import kendalltau
+    s = rk.strengths
+    top = {m: ", ".join(map(str, s.loc[m].index[s.loc[m, "rank"] == 1])) for m in ("judge only", "humans only", "PPI++")}
+    judge, humans = s.loc["judge only", "estimate"], s.loc["humans only", "estimate"]
+    return {**{f"top system ({m})": t for m, t in top.items()}, "same top system (judge only, humans only)": top["judge only"] == top["humans only"],
+            "Kendall tau (judge only, humans only)": float(kendalltau(judge, humans.reindex(judge.index)).statistic), "systems": len(judge), "PPI++ lambda": float(rk.lam)}
+
+def _judge_row(f, j):
+    "Judge j's row of judges.csv from the findings f: the numbers of every result computed, and the reasons of those that were not (one reason, the results it stopped)."
+    pc = f["consistency"].table                                                      # .at keeps each column's type: counts stay integers
+    row = {"confidence": f["confidence"], "clusters": f["clusters"] or "none", **{_CONSISTENCY_NAMES.get(k, k): pc.at[j, k] for k in pc.columns}}
+    (ag, why), (a, why_a), (cert, why_c), (rk, why_r) = f["agreement"], f["alt_test"][j], f["certificate"][j], f["ranking"][j]
+    for s in _SCORINGS:
+        if ag is not None and (j, s) in ag.table.index: row.update({f"{k} ({s})": ag.table.at[(j, s), k] for k in _AGREEMENT_COLUMNS})
+    if a is not None:
+        row.update({"alt-test passed": bool(a.passed), "alt-test winning rate": float(a.winning_rate), "alt-test advantage probability": float(a.advantage_probability),
+                    "alt-test epsilon": float(a.epsilon), "alt-test score": str(a.score), "alt-test humans": int(a.n_tested), "alt-test humans beaten": int(a.n_rejected),
+                    "alt-test items": int(a.n_items)})
+    if cert is not None: row.update({"certified": bool(cert.certified), "certificate S": float(cert.score), "certificate L_N": float(cert.lower), "certificate U_N": float(cert.upper)})
+    if rk is not None: row.update(_ranking_columns(rk))
+    missing = {} if pc.at[j, "pairs in both orders"] else {"no pair judged in both orders": ["position consistency"]}
+    for name, r, w in (("agreement", ag, why), ("alt-test", a, why_a), ("certificate", cert, why_c), ("ranking", rk, why_r)):
+        if r is None: missing.setdefault(w, []).append(name)
+    return row | {"not computed": "; ".join(f"{', '.join(n)}: {w}" for w, n in missing.items()) or None}
+
+
+# %% ../../nbs/report/94_pairwise_command.ipynb #d2f6b8e5
+_RESULT_COLUMNS = ("alt-test passed", "alt-test winning rate", "alt-test advantage probability", "alt-test epsilon", "alt-test score", "alt-test humans",
+                   "alt-test humans beaten", "alt-test items", "certified", "certificate S", "certificate L_N", "certificate U_N", "top system (judge only)",
+                   "top system (humans only)", "top system (PPI++)", "same top system (judge only, humans only)", "Kendall tau (judge only, humans only)", "systems",
+                   "PPI++ lambda", "not computed")
+
+def _judges_table(f:dict, # pairwise_findings' result
+                 ) -> pd.DataFrame:
+    "judges.csv's table: one row per judge (its index), its numbers (empty where not computed) and why a result is missing; not yet escaped for a spreadsheet."
+    cols = (["confidence", "clusters"] + list(f["consistency"].table.rename(columns=_CONSISTENCY_NAMES).columns) +
+            [f"{k} ({s})" for s in _SCORINGS for k in _AGREEMENT_COLUMNS] + list(_RESULT_COLUMNS))
+    return pd.DataFrame([_judge_row(f, j) for j in f["pairs"].judges], index=pd.Index(list(f["pairs"].judges), name="judge"), columns=cols)
+
+
 # %% ../../nbs/report/94_pairwise_command.ipynb #e9f9fbab
 FAIL_ON_PAIRWISE = {"consistency:X": "a judge's position consistency's lower limit is under X",
                     "kappa:X": "a judge's kappa with the human preferences (tie as half) has its lower limit under X",
@@ -284,21 +333,23 @@ FORMS = {"text": ("pairwise.txt", lambda f, s: to_text(s)), "md": ("pairwise.md"
          "html": ("pairwise.html", lambda f, s: to_html(s)), "json": ("pairwise.json", lambda f, s: to_json(f))}
 
 def _write_out(out, force, f, secs):
-    "Write the four forms into the folder `out`; refuse to overwrite them without --force. Returns the paths."
+    "Write the four forms and judges.csv into the folder `out`; refuse to overwrite them without --force. Returns the paths."
     folder = Path(out)
     if folder.exists() and not folder.is_dir(): raise ValueError(f"--out: {out!r} is a file; give a folder.")
-    there = [n for n, _ in FORMS.values() if (folder / n).exists()]
+    names = [n for n, _ in FORMS.values()] + ["judges.csv"]
+    there = [n for n in names if (folder / n).exists()]
     if there and not force: raise ValueError(f"--out: {out!r} already holds {there[0]}; add --force to overwrite it, or choose another folder.")
     folder.mkdir(parents=True, exist_ok=True)
     for name, render in FORMS.values(): (folder / name).write_text(render(f, secs), encoding="utf-8")
-    return [folder / n for n, _ in FORMS.values()]
+    _csv_safe(_judges_table(f)).to_csv(folder / "judges.csv")
+    return [folder / n for n in names]
 
 # %% ../../nbs/report/94_pairwise_command.ipynb #1cf3ad37
 def pairwise_command(input:str=None, # the judgements: a long table (CSV, TSV, JSON lines, Parquet; one row per judgement) or a FastChat *_pair.jsonl, AlpacaEval annotations.json or Chatbot Arena battles file
                      judge:str=None, # the LLM judges' rater ids, comma-separated (default: a tool file's own judges)
                      format:str="text", # text, md, json or html
-                     out:str=None, # a folder to write pairwise.txt, .md, .html and .json into (created if missing)
-                     force:bool=False, # overwrite pairwise.* files already in --out
+                     out:str=None, # a folder to write pairwise.txt, .md, .html, .json and judges.csv into (created if missing)
+                     force:bool=False, # overwrite pairwise.* and judges.csv already in --out
                      confidence:float=CONFIDENCE, # level of every interval
                      clusters:str="prompt", # prompt (the pairs of one prompt are dependent) or none
                      epsilon:float=0.1, # the alternative annotator test's margin
@@ -325,7 +376,8 @@ def pairwise_command(input:str=None, # the judgements: a long table (CSV, TSV, J
     f = pairwise_findings(read_input(input, judge, fields), confidence, None if str(clusters).lower() == "none" else "prompt", epsilon, ties)
     secs = report_sections(f)
     text = FORMS[format][1](f, secs)
-    if out is not None: text += ("" if format == "json" else f"\nWritten: {', '.join(str(p) for p in _write_out(out, force, f, secs))}\n")
+    written = [] if out is None else _write_out(out, force, f, secs)                  # every --format writes the folder; JSON's stdout stays pure JSON
+    if written and format != "json": text += f"\nWritten: {', '.join(map(str, written))}\n"
     found = _findings(f, gate)
     if not found: return text.rstrip("\n")
     return Finding(text.rstrip("\n") + "\n" + "\n".join(f"Finding: {x}" for x in found) + f"\nexit code {FINDING_EXIT} (--fail-on {fail_on}).")
