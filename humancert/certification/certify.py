@@ -19,7 +19,8 @@ from ..data.annotations import Annotations, hard_predictions, check_annotations,
 from .upper import KINDS, terms_from_counts
 from .lower import aggregate, METHODS as AGGREGATIONS
 from .finite import hoeffding_slack, check_delta, _check_n
-from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count, _histogram, _falling_root
+from .tails import LOWER_TAILS, UPPER_TAILS, lower_tail_delta, _upper_tail_fn, _check_tail, _check_count, _histogram, _falling_root, _stakes
+from ..agreement.clusters import cluster_codes, dense_codes
 from ..data.profiles import Profiles, unique_rows, unique_row_counts, majority_codes
 
 # %% ../../nbs/certification/13_confidence.ipynb #e89c9739
@@ -142,13 +143,13 @@ def _split_t_u(L, U, n, method, tau, tails, dl, du):
     return _maximise(S, hi, (hms,), grid=257)
 
 # %% ../../nbs/certification/13_confidence.ipynb #df3f7941
-def _split(L, U, n, method, tau, tails, count, du, note=""):
-    "The Confidence of one split method, given the upper tail as a function du(t_u)."
+def _split(L, U, n, method, tau, tails, count, du, note="", dl=None):
+    "The Confidence of one split method, given the upper tail as a function du(t_u) (and the lower one as dl(t_l); None: the named tail of N items)."
     if L - tau <= U: return Confidence(method, -1.0, 0.0, 0.0, 1.0, 1.0, tau, False, *tails, note)
     if method == "oms" and tails != ("hoeffding", "hoeffding"):
         raise ValueError("`method`: 'oms' is the paper's gradient ascent on the Hoeffding score; with other tails use "
                          "method='optimal', 'balanced' or 'hms', or tails 'hoeffding' on both sides.")
-    dl = lambda t: lower_tail_delta(np.maximum(t, 0.0), n, L, count, tails[0])
+    if dl is None: dl = lambda t: lower_tail_delta(np.maximum(t, 0.0), n, L, count, tails[0])
     t = _split_t_u(L, U, n, method, tau, tails, dl, du)
     t_l = L - tau - np.sqrt(t + U * U)
     d_u, d_l = float(du(t)[0]), float(dl(t_l)[0])
@@ -178,6 +179,52 @@ def confidence(lower:float, # L_N, the model's agreement with the aggregated lab
     du = _upper_tail_fn(n, U * U, upper_values, upper_tail)
     return _split(L, U, n, method, tau, (lower_tail, upper_tail), count, du, note)
 
+# %% ../../nbs/certification/13_confidence.ipynb #3fb478a6
+def _ratio_terms(totals, # per cluster: the sum T_c of an item-level quantity in [0, 1] over its items
+                sizes, # per cluster: its items N_c
+                m, # candidate item-level mean(s): a number, or a column (k x 1) for k candidates at once
+                s:float|None=None, # the bound on every cluster's size; None: the largest of `sizes`
+               ) -> np.ndarray:
+    "Z_c(m) = (T_c - m N_c + m s) / s per cluster: in [0, 1] when 0 <= T_c <= N_c <= s, its mean above m exactly when sum E T_c / sum E N_c is."
+    sizes = np.asarray(sizes, dtype=np.float64)
+    s = float(sizes.max()) if s is None else float(s)
+    return (np.asarray(totals, dtype=np.float64) - m * sizes + m * s) / s
+
+# %% ../../nbs/certification/13_confidence.ipynb #64b1dd24
+def _cluster_pvalue(totals, sizes, m, chunk=1 << 17):
+    "p-value of H0 'sum E T_c / sum E N_c >= m' per candidate m (0 at m >= 1): the betting tail's mixture of constant stakes (tuned to G clusters) on Z_c(m), 1 / capital capped at 1."
+    m = np.atleast_1d(np.asarray(m, dtype=np.float64))
+    out, ok = np.zeros(len(m)), np.flatnonzero(m < 1)
+    lam = _stakes(len(sizes))
+    step = max(1, chunk // (len(lam) * len(sizes)))
+    for a in range(0, len(ok), step):
+        mm = m[ok[a:a + step]][:, None]
+        gap = mm - _ratio_terms(totals, sizes, mm)                            # m - Z_c(m): the bet's outcome per cluster
+        lk = np.log1p(np.minimum(lam[None, :], 0.5 / (1 - mm))[:, :, None] * gap[:, None, :]).sum(-1)   # every factor above 1/2
+        top = lk.max(1)
+        with np.errstate(over="ignore"): cap = np.exp(top + np.log(np.exp(lk - top[:, None]).mean(1)))
+        out[ok[a:a + step]] = np.minimum(1.0, 1 / cap)
+    return out
+
+def _cluster_n(sizes):
+    "Hoeffding's effective size with clusters, N^2 / (G s^2): a slack t on the item-level mean is N t / (G s) on the mean of G values in [0, 1]."
+    sizes = np.asarray(sizes, dtype=np.float64)
+    return float(sizes.sum() ** 2 / (len(sizes) * sizes.max() ** 2))
+
+# %% ../../nbs/certification/13_confidence.ipynb #f1b2090e
+_CLUSTER_BINOMIAL = ("the 'binomial' lower tail counts independent agreements and has no cluster form: with clusters the lower "
+                     "tail is betting on the cluster totals")
+_CLUSTER_TAILS = ("hoeffding", "betting")   # the tails carried over to clusters, on either side
+
+def _cluster_split(L, U, totals, method, tau, tails, count, note=""):
+    "The Confidence of one split when whole clusters are the draws: totals = (agreements A_c, sums of X_n, items N_c) per cluster; Hoeffding at the effective size, betting on Z_c(m)."
+    A, X, size = totals
+    n, up = _cluster_n(size), lambda t: U * U + np.atleast_1d(np.asarray(t, dtype=np.float64))
+    du = _upper_tail_fn(n, U * U, None, "hoeffding") if tails[1] == "hoeffding" else lambda t: _cluster_pvalue(X, size, up(t))
+    dl = None if tails[0] == "hoeffding" else \
+        lambda t: _cluster_pvalue(size - A, size, 1 - L + np.maximum(np.atleast_1d(np.asarray(t, dtype=np.float64)), 0.0))
+    return _split(L, U, n, method, tau, tails, count, du, note, dl=dl)
+
 # %% ../../nbs/certification/13_confidence.ipynb #d3ef4245
 @dataclass(frozen=True)
 class Certificate(Verdict, AtLevel):
@@ -203,6 +250,9 @@ class Certificate(Verdict, AtLevel):
     upper_values: np.ndarray | None = field(default=None, repr=False, compare=False)   # the distinct per-item values X_n behind U_N, sorted
     upper_counts: np.ndarray | None = field(default=None, repr=False, compare=False)   # items with each of those values
     n_outside: int = 0         # items whose model label no annotator's class is (it agrees with nobody)
+    n_clusters: int | None = None   # G with clusters=: the clusters the claim covers, the i.i.d. units; None: the items are
+    cluster_totals: tuple | None = field(default=None, repr=False, compare=False)   # per cluster: agreements A_c, sum of X_n, items N_c
+    cluster_note: str = ""     # how the asked tails were carried to clusters (the binomial lower tail has no cluster form)
 
     @property
     def margin(self) -> float:
@@ -228,13 +278,17 @@ _NOT_A_PROBABILITY = "S is a confidence, not the probability that the claim is t
 def caveats(self:Certificate) -> tuple:
     "What the verdict covers and assumes, in words: the items, the split's guarantee, dependence between items."
     left = "; ".join(f"{v} with {k}" for k, v in self.dropped.items() if v) or "none"
+    unit = ("read as an i.i.d. sample of the items it is about" if self.n_clusters is None else
+            f"in {self.n_clusters} clusters read as an i.i.d. sample of the clusters it is about, items within a cluster arbitrarily "
+            "dependent; each tail bounds an item-level mean as a ratio of cluster totals")
     out = [f"the claim covers the {self.n_items} items with two or more labels and a {self.reference} reference label, "
-           f"read as an i.i.d. sample of the items it is about (left out: {left})",
+           f"{unit} (left out: {left})",
            _SPLIT_BALANCED if self.method == "balanced" else _SPLIT_CHOSEN.format(s=self.score, p=f"is a proved confidence of 2S - 1 = {self.proved:.4f}" if self.proved > 0
                                                  else "proves no confidence (2S - 1 <= 0)"), _NOT_A_PROBABILITY]
     if self.reference == "weighted":
         out.append("the 'weighted' reference estimates annotator weights from all items, so the items' agreements are "
                    "dependent and the lower tail is an approximation, not a proved bound")
+    if self.cluster_note: out.append(self.cluster_note)
     if self.upper_kind == "empirical":
         out.append("U_N^(e) bounds the average annotator only if annotators are positively correlated (eq. 2) and equally accurate")
     return tuple(out)
@@ -252,8 +306,9 @@ def __repr__(self:Certificate):
 
 @patch
 def _outside_note(self:Certificate):
-    "', model label outside the classes on n items' when n > 0, else nothing (older outputs unchanged)."
-    return f", model label outside the classes on {self.n_outside} item(s)" if self.n_outside else ""
+    "', model label outside the classes on n items' when n > 0, and the clusters when they were the units; else nothing (older outputs unchanged)."
+    return ((f", model label outside the classes on {self.n_outside} item(s)" if self.n_outside else "")
+            + (f", clusters={self.n_clusters} (the i.i.d. units)" if self.n_clusters else ""))
 
 # %% ../../nbs/certification/13_confidence.ipynb #b2c38fe4
 @patch
@@ -270,6 +325,9 @@ def to_frame(self:Certificate) -> pd.DataFrame:
     rows |= {f"left out: {k}": v for k, v in self.dropped.items()}
     rows |= {"reference": self.reference, "seed": self.seed}
     if self.n_outside: rows["items with a model label outside the classes"] = self.n_outside
+    if self.n_clusters:
+        rows |= {"clusters (G, the i.i.d. units)": self.n_clusters, "largest cluster (s)": int(self.cluster_totals[2].max()),
+                 "Hoeffding's effective N (N^2 / (G s^2))": _cluster_n(self.cluster_totals[2])}
     rows |= {f"S ({m})": c.score for m, c in self.scores.items() if m != self.method}
     rows |= {f"caveat {i + 1}": c for i, c in enumerate(self.caveats)}
     return pd.DataFrame({"value": pd.Series(rows, dtype=object)})
@@ -308,23 +366,29 @@ def _du(self:Certificate, tail=None):
     return _upper_tail_fn(self.n_items, self.upper ** 2, self.upper_values, tail, counts=self.upper_counts)
 
 @patch
+def _rescore(self:Certificate, tau, method=None, tails=None):
+    "The Confidence at margin tau with the certificate's (or the given) method and tails: from the cluster totals when clusters were the units."
+    method, tails = method or self.method, tails or self.tails
+    if self.cluster_totals is not None: return _cluster_split(self.lower, self.upper, self.cluster_totals, method, tau, tails, self.count)
+    return _split(self.lower, self.upper, self.n_items, method, tau, tails, self.count, self._du(tails[1]))
+
+@patch
 def confidence_at(self:Certificate, taus) -> pd.DataFrame:
     "S for each margin tau (method and tails of the certificate): how large a lead over the humans is certified."
     t = np.atleast_1d(np.asarray(taus, dtype=np.float64))
     if t.ndim != 1 or not len(t) or not np.isfinite(t).all() or (t < 0).any():
         raise ValueError(f"`taus` must be finite margins >= 0 (one or more), got {taus!r}.")
-    du = self._du()
-    rows = [_split(self.lower, self.upper, self.n_items, self.method, float(x), self.tails, self.count, du) for x in t]
+    rows = [self._rescore(float(x)) for x in t]
     return pd.DataFrame({"tau": t, "S": [c.score for c in rows], "feasible": [c.feasible for c in rows],
                          "certified": [c.score >= 1 - self.delta for c in rows]})
 
 # %% ../../nbs/certification/13_confidence.ipynb #92cef130
 @patch
 def compare_tails(self:Certificate) -> pd.DataFrame:
-    "The optimal S under every pair of tails, for information: the verdict keeps the pair fixed in advance."
-    pairs = [(a, b) for a in LOWER_TAILS for b in UPPER_TAILS if b == "hoeffding" or self.upper_values is not None]
-    rows = [(a, b, _split(self.lower, self.upper, self.n_items, "optimal", self.tau, (a, b), self.count, self._du(b)).score)
-            for a, b in pairs]
+    "The optimal S under every pair of tails (with clusters: those with a cluster form), for information: the verdict keeps the pair fixed in advance."
+    pairs = ([(a, b) for a in _CLUSTER_TAILS for b in _CLUSTER_TAILS] if self.cluster_totals is not None else
+             [(a, b) for a in LOWER_TAILS for b in UPPER_TAILS if b == "hoeffding" or self.upper_values is not None])
+    rows = [(a, b, self._rescore(self.tau, "optimal", (a, b)).score) for a, b in pairs]
     return pd.DataFrame(rows, columns=["lower tail", "upper tail", "S (optimal)"]).set_index(["lower tail", "upper tail"])
 
 # %% ../../nbs/certification/13_confidence.ipynb #11c2a5b5
@@ -437,6 +501,39 @@ def _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, 
     return Certificate(bool(s >= 1 - delta), s, method, delta, float(tau), L, U, upper, ut, ue, N, n_annotators,
                        dropped, ref_name, scores, tails, seed, agree, v, k)
 
+# %% ../../nbs/certification/13_confidence.ipynb #8ec94aa4
+def _cluster_units(ann, model, reference, seed, clusters):
+    "Per cluster of the covered items: agreements A_c, sums of X_n by kind, items N_c; the covered items' counts, N, the items left out, the reference's name, items whose model label is no class."
+    codes = hard_predictions(ann, model, "model", outside=True, narrow=True)
+    counts = np.asarray(ann.counts)
+    ref, ref_name = ((majority_codes(counts), "majority") if isinstance(reference, str) and reference == "majority"
+                     else _reference_codes(ann, reference, seed))
+    g = cluster_codes(clusters, ann.items)                   # an id for every item, two clusters at least, or an error naming `clusters`
+    keep, N, dropped = _kept_items(counts, np.ones(len(counts), dtype=np.int64), ref, ref_name)
+    gk = dense_codes(g[keep])                                 # a cluster with no covered item drops out
+    if gk.max() < 1: raise ValueError("`clusters`: the items the claim covers fall in 1 cluster; the certificate on clusters needs at least 2.")
+    tot = lambda x: np.bincount(gk, weights=x)
+    X = {kind: tot(terms_from_counts(counts[keep], kind)) for kind in KINDS}
+    return (tot((codes == ref)[keep].astype(np.float64)), X, np.bincount(gk).astype(np.float64), counts[keep], N, dropped, ref_name,
+            int((codes >= counts.shape[1]).sum()))
+
+# %% ../../nbs/certification/13_confidence.ipynb #f5ef9063
+def _certify_clusters(ann, model, reference, seed, clusters, delta, method, tau, upper, tails):
+    "The certificate with whole clusters as the i.i.d. draws: the same L_N and U_N as without, each tail in its cluster form (binomial: betting)."
+    if tails[1] == "bernstein":
+        raise ValueError("`tails`: the 'bernstein' upper tail has no cluster form here; with `clusters` use 'betting' (the default) or 'hoeffding'.")
+    A, X, size, counts, N, dropped, ref_name, n_out = _cluster_units(ann, model, reference, seed, clusters)
+    agree = int(round(A.sum()))
+    (ut, _), (ue, _) = _upper_statistics(counts, np.ones(len(counts), dtype=np.int64), N)
+    U, totals = (ut if upper == "theoretical" else ue), (A, X[upper], size)
+    used = ("betting" if tails[0] == "binomial" else tails[0], tails[1])
+    note = _CLUSTER_BINOMIAL if tails[0] == "binomial" else ""
+    methods = CONFIDENCE_METHODS if used == ("hoeffding", "hoeffding") else ("hms", "optimal", "balanced")
+    scores = {m: _cluster_split(agree / N, U, totals, m, float(tau), used, agree) for m in methods}
+    s = scores[method].score
+    return Certificate(bool(s >= 1 - delta), s, method, delta, float(tau), agree / N, U, upper, ut, ue, N, ann.n_annotators, dropped,
+                       ref_name, scores, used, seed, agree, None, None, n_out, len(size), totals, note)
+
 # %% ../../nbs/certification/13_confidence.ipynb #3a6ff722
 def certify(ann:Annotations|Profiles, # the human labels, or their profiles with the model (`profiles(ann, model)`)
             model=None, # the model's label per item (list, array, or Series indexed by item); None with profiles
@@ -447,6 +544,7 @@ def certify(ann:Annotations|Profiles, # the human labels, or their profiles with
             upper:str="theoretical", # U_N form: 'theoretical' (proved) or 'empirical' (the paper's tables)
             seed:int|None=0, # seed of the tie-breaks in the aggregation; None draws a fresh one (recorded in the result)
             tails="auto", # (lower, upper) tails; 'auto' = ('binomial', 'betting'); ('hoeffding', 'hoeffding') is the paper's
+            clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): whole clusters are the i.i.d. draws, items within one arbitrarily dependent
             delta:float|None=None, # old name: failure probability 1 - confidence; kept working
            ) -> Certificate:
     "Certify whether a model's oracle accuracy exceeds the average annotator's (Theorems 1, 3, 5-7)."
@@ -454,9 +552,12 @@ def certify(ann:Annotations|Profiles, # the human labels, or their profiles with
     _check_tau(tau)
     if isinstance(ann, Profiles):
         _check_profiles_call(ann, model, reference)
+        if clusters is not None: raise ValueError("`clusters`: profiles merge items and lose which cluster each came from; pass the Annotations "
+                                                  "and the model instead: certify(ann, model, clusters=...).")
         return _certify_profiles(ann.counts, ann.weight, ann.model, majority_codes(ann.counts), "majority",
                                  delta, method, tau, upper, seed, tails, None)
     if model is None: raise ValueError("`model` is missing: pass the model's label per item (or profiles built with it).")
+    if clusters is not None: return _certify_clusters(ann, model, reference, seed, clusters, delta, method, tau, upper, tails)
     counts, weight, codes, ref, ref_name, n_out = _item_profiles(ann, model, reference, seed)
     cert = _certify_profiles(counts, weight, codes, ref, ref_name, delta, method, tau, upper, seed, tails, ann.n_annotators)
     return replace(cert, n_outside=n_out) if n_out else cert
