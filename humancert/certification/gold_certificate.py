@@ -23,7 +23,7 @@ from ..data.annotations import Annotations, check_annotations, hard_predictions,
 from .finite import check_delta
 from ..agreement.clusters import cluster_codes
 from .tails import UPPER_TAILS, upper_limit, upper_tail_delta
-from .certify import _html_table, _ratio_terms   # _ratio_terms: shared with the corrected score's cluster betting
+from .certify import _html_table
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #60451073
 def _gold_positions(ann, g):

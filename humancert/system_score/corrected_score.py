@@ -21,7 +21,7 @@ from scipy.optimize import linear_sum_assignment
 from ..data.annotations import Annotations, check_confidence
 from ..agreement.clusters import cluster_variance as _groups_var   # Liang-Zeger, shared (notebook 03)
 from ..certification.gold_sequence import agrapa_bets
-from ..certification.gold_certificate import hashed_order, _ratio_terms   # Z_c(m) of certify(clusters=), notebook 13
+from ..certification.gold_certificate import hashed_order
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #b2ac86d1
 def ppi_lambda(y, # gold outcomes on the n gold items, in [0, 1]
@@ -136,7 +136,7 @@ def _ratio_log_capital(ms, T, size, ftot, gc, order):
     "log capital (running maximum, one order) against H0 'sum T_c / sum N_c <= m' for each m: bets on (T_c - m N_c + m s) / s over the clusters."
     s, out = size.max(), []
     for m in np.atleast_1d(ms):
-        shift = lambda tot, n: _ratio_terms(tot, n, m, s)
+        shift = lambda tot, n: (tot - m * n + m * s) / s
         Y, X, lo, hi = _terms(shift(T, size[gc]), shift(ftot[gc], size[gc]), shift(ftot, size), order)
         out.append(_log_capital(Y, X, lo, hi, len(size), [m], ever=True)[0])
     return np.array(out)
