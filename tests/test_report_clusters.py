@@ -53,6 +53,25 @@ def test_numbers_are_the_apis_with_clusters(case):
     assert {n: j.score for n, j in rg.gold_judges.items()} == {n: h.certify_with_gold(ann, judges[n], gold, clusters=cl).score for n in judges}
 
 
+def test_agreement_only_certificate_is_certify_with_clusters(case):
+    "The report's agreement-only certificates (default tails and the paper's) are certify(..., clusters=) called directly."
+    ann, judges, cl, gold, rep, rg = case
+    c = h.certify(ann, judges["j1"], clusters=cl)
+    p = h.certify(ann, judges["j1"], clusters=cl, tails=("hoeffding", "hoeffding"))
+    assert c.n_clusters == G and rep.certificate.n_clusters == G and rep.paper_certificate.n_clusters == G
+    assert (rep.certificate.score, rep.certificate.tails) == (c.score, c.tails) and rep.paper_certificate.score == p.score
+    assert rep.certificate.score != h.certify(ann, judges["j1"]).score       # the clusters reach the certificate
+
+
+def test_effective_judges_resample_clusters(case):
+    "The report's effective judges are effective_judges(..., clusters=) called directly: whole clusters resampled, and it says so."
+    ann, judges, cl, gold, rep, rg = case
+    e = h.effective_judges(judges, ann, n_bootstrap=20, seed=0, clusters=cl)
+    assert rep.effective.n_clusters == G and (rep.effective.value, rep.effective.ci) == (e.value, e.ci)
+    text = " ".join(rep.to_text(width=100).split())
+    assert f"20 resamples of {G} clusters" in text and "whole clusters resampled" in text and "not the clusters" not in text
+
+
 def test_clusters_change_the_intervals(case):
     "The clusters reach the numbers: without them the same report's intervals differ (so the equalities above are not vacuous)."
     ann, judges, cl, gold, rep, rg = case
@@ -85,7 +104,9 @@ def test_report_says_clusters_were_used(case):
     for head, words in says.items():
         line = next(l for l in text.split("\n\n") if l.startswith(head)).split("\n  ")[0].replace("\n", " ")
         assert words in line, (head, line)
-    assert "items taken as independent, clusters not used" in text.replace("\n", " ")    # the agreement-only certificate: no cluster form
+    assert f"the units are {rep.certificate.n_clusters} clusters (tails on cluster totals)" in text.replace("\n", " ")   # the agreement-only certificate
+    assert "clusters not used" not in text and "the agreement-only certificate: it has no cluster form" not in text
+    assert "each judge's certificate on the judges' board (compare_judges) still takes the items" in " ".join(text.split())
     assert "warning" not in text.lower().split("notes")[0]
     md, html = rg.to_markdown(), rg.to_html()
     assert "Clusters" in md and f"mean size {M:.2f} items" in md and f"mean size {M:.2f} items" in html

@@ -17,6 +17,7 @@ import pandas as pd
 from ..data.annotations import Annotations, check_confidence, check_seed
 from .consistency import vote, TIE_RULES, _check_runs
 from .board import _judge_frame, _serial_matmul, _interval
+from ..agreement.clusters import cluster_codes, dense_codes, resample_weights
 
 # %% ../../nbs/judges/53_juries.ipynb #c0c89a69
 JURY_RULES = ("majority", "mean", "median")   # or a callable: one row of labels (missing dropped) -> one label
@@ -108,12 +109,14 @@ def kish_effective(rho, # mean pairwise error correlation(s)
     d = 1 + (m - 1) * np.asarray(rho, dtype=np.float64)
     with np.errstate(divide="ignore"): return np.where(d > 0, m / np.where(d > 0, d, 1.0), np.inf)[()]
 
-def _boot_rho(S, n_bootstrap, seed):
-    "Mean pair correlation on each item resample (b values; NaN where a pair's correlation is undefined in the resample)."
+def _boot_rho(S, n_bootstrap, seed, codes=None):
+    "Mean pair correlation on each resample of the items, or of whole clusters given their codes (b values; NaN where a pair's correlation is undefined in the resample)."
     rng, n = np.random.default_rng(seed), len(S)
     out, step = [], max(1, min(n_bootstrap, 2_000_000 // max(n, 1)))
     for b0 in range(0, n_bootstrap, step):
-        M = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(min(step, n_bootstrap - b0))]).astype(np.float64)
+        b = min(step, n_bootstrap - b0)
+        M = (np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(b)]) if codes is None
+             else resample_weights(n, rng, codes, b)).astype(np.float64)
         out.append(pair_correlations(_serial_matmul(M, S)).mean(axis=1))
     return np.concatenate(out) if out else np.empty(0)
 
@@ -134,25 +137,31 @@ class EffectiveJudges:
     n_bootstrap: int           # item resamples
     seed: int                  # the bootstrap's seed: pass it back to repeat
     notes: tuple = ()          # resamples left out, and what the reference implies
+    n_clusters: int | None = None   # clusters=: the interval resamples these G clusters whole; None: items resampled alone
 
 # %% ../../nbs/judges/53_juries.ipynb #49b1a31c
 def _ej_frame(self:EffectiveJudges) -> pd.DataFrame:
     "One row: m_eff with its interval, the mean error correlation with its interval, and how they were computed."
     return pd.DataFrame([{"judges": self.m, "effective judges": self.value, "lo": self.ci[0], "hi": self.ci[1], "mean error correlation": self.rho,
                           "rho lo": self.rho_ci[0], "rho hi": self.rho_ci[1], "items": self.n_items, "reference": self.reference,
-                          "error": self.error, "confidence": self.confidence, "n_bootstrap": self.n_bootstrap, "seed": self.seed}])
+                          "error": self.error, "confidence": self.confidence, "n_bootstrap": self.n_bootstrap, "seed": self.seed}
+                         | ({} if self.n_clusters is None else {"clusters": self.n_clusters})])
 
 def _ej_repr(self:EffectiveJudges) -> str:
     lines = [f"EffectiveJudges({self.m} judges carry {self.value:.2f} independent votes [{self.ci[0]:.2f}, {self.ci[1]:.2f}] "
              f"(mean error correlation {self.rho:.3f} [{self.rho_ci[0]:.3f}, {self.rho_ci[1]:.3f}]) on {self.n_items} items; "
-             f"errors: {self.error} against {self.reference}; {self.confidence:g} percentile interval, {self.n_bootstrap} item resamples, seed={self.seed}"]
+             f"errors: {self.error} against {self.reference}; {self.confidence:g} percentile interval, {self._resamples()}, seed={self.seed}"]
     return "\n".join(lines + [f"  note: {n}" for n in self.notes] + [")"])
+
+def _ej_resamples(self:EffectiveJudges) -> str:
+    "'n item resamples', or 'n resamples of G clusters' when the clusters were resampled whole."
+    return f"{self.n_bootstrap} item resamples" if self.n_clusters is None else f"{self.n_bootstrap} resamples of {self.n_clusters} clusters"
 
 def _ej_html(self:EffectiveJudges) -> str:
     import html
     return f"<div><p>{html.escape(repr(self).splitlines()[0])}</p>{self.correlations.to_html(float_format=lambda v: f'{v:.3f}')}</div>"
 
-EffectiveJudges.to_frame, EffectiveJudges.__repr__, EffectiveJudges._repr_html_ = _ej_frame, _ej_repr, _ej_html
+EffectiveJudges.to_frame, EffectiveJudges.__repr__, EffectiveJudges._repr_html_, EffectiveJudges._resamples = _ej_frame, _ej_repr, _ej_html, _ej_resamples
 
 # %% ../../nbs/judges/53_juries.ipynb #bce05d61
 def _check_boot(n_bootstrap, confidence, seed):
@@ -161,17 +170,27 @@ def _check_boot(n_bootstrap, confidence, seed):
         raise ValueError(f"`n_bootstrap` must be an integer >= 1 (item resamples for the interval), got {n_bootstrap!r}.")
     return check_confidence(confidence), check_seed(seed, int_only=True)
 
+def _kept_clusters(clusters, reference, judges, keep):
+    "Cluster codes 0..G-1 of the kept items (rows of the errors: the panel's items, or the judges' with gold), or None without clusters."
+    if clusters is None: return None
+    items = reference.items if isinstance(reference, Annotations) else judges.index
+    codes = dense_codes(cluster_codes(clusters, items)[keep])
+    if codes.max() < 1: raise ValueError("`clusters`: the items with two judges' errors or more fall in 1 cluster; resampling clusters needs at least 2.")
+    return codes
+
 def effective_judges(judges:pd.DataFrame, # items x judges labels (NaN: not labelled), two judges or more
                      reference, # gold labels (a Series indexed by item) or the human panel (Annotations)
                      error:str="mismatch", # 'mismatch' (1 where the label differs; panel: share of human labels that differ) or 'difference' (ratings)
                      n_bootstrap:int=1000, # item resamples for the interval
                      confidence:float=0.95, # the interval's level
                      seed:int|None=0, # the bootstrap's seed (None: a fresh one, recorded)
+                     clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the interval resamples whole clusters
                     ) -> EffectiveJudges:
-    "How many independent judges a jury is worth: Kish's m / (1 + (m - 1) rho) from the mean pairwise correlation of the judges' errors against the reference, with an item-bootstrap interval."
+    "How many independent judges a jury is worth: Kish's m / (1 + (m - 1) rho) from the mean pairwise correlation of the judges' errors against the reference, with an item-bootstrap interval (cluster bootstrap with `clusters`)."
     confidence, seed = _check_boot(n_bootstrap, confidence, seed)
     E, kind = judge_errors(judges, reference, error)
-    E = E[(~np.isnan(E)).sum(axis=1) >= 2]                                # items that carry a pair
+    keep = (~np.isnan(E)).sum(axis=1) >= 2                                 # items that carry a pair
+    E, codes = E[keep], _kept_clusters(clusters, reference, judges, keep)
     S, pairs = pair_sums(E)
     r = pair_correlations(S.sum(axis=0, keepdims=True))[0]
     names = [str(c) for c in judges.columns]
@@ -179,16 +198,37 @@ def effective_judges(judges:pd.DataFrame, # items x judges labels (NaN: not labe
         j, k = pairs[int(np.flatnonzero(np.isnan(r))[0])]
         raise ValueError(f"`judges`: the errors of {names[j]!r} or {names[k]!r} are constant on the items both labelled (no error, or always wrong), "
                          "so their correlation is undefined; drop that judge or give more items.")
-    boot, m = _boot_rho(S, n_bootstrap, seed), len(names)
+    boot, m = _boot_rho(S, n_bootstrap, seed, codes), len(names)
     notes = [f"{int(np.isnan(boot).sum())} of {n_bootstrap} resamples left out (a judge's errors constant in them)"] if np.isnan(boot).any() else []
     if kind == "panel": notes.append("errors against a human panel include the panel's own noise, shared by every judge, which can make m_eff lower than against gold")
     lo, hi = _interval_at(boot, confidence)
     C = np.eye(m); C[tuple(zip(*pairs))] = r; C.T[tuple(zip(*pairs))] = r
     return EffectiveJudges(float(kish_effective(r.mean(), m)), (float(kish_effective(hi, m)), float(kish_effective(lo, m))), float(r.mean()), (lo, hi),
-                           m, len(E), kind, error, pd.DataFrame(C, index=names, columns=names), confidence, int(n_bootstrap), seed, tuple(notes))
+                           m, len(E), kind, error, pd.DataFrame(C, index=names, columns=names), confidence, int(n_bootstrap), seed, tuple(notes),
+                           None if codes is None else int(codes.max()) + 1)
 
 def _interval_at(samples, confidence):
     "Percentile interval at `confidence` of the finite samples (NaN, NaN if none)."
     s = np.asarray(samples, dtype=np.float64); s = s[np.isfinite(s)]
     a = (1 - confidence) / 2
     return (float("nan"), float("nan")) if not len(s) else tuple(float(v) for v in np.quantile(s, [a, 1 - a]))
+
+# %% ../../nbs/judges/53_juries.ipynb #cb6e651e
+def _clustered_jury(G:int, k:int, m:int, lam:float, p:float, rng):
+    "Gold labels in {0, 1} of G clusters of k items and m judges whose errors are Bernoulli(p) with pairwise correlation lam^2, the shared error drawn once per cluster; the cluster codes."
+    n = G * k
+    g, shared = rng.integers(0, 2, n), np.repeat(rng.random(G) < p, k)
+    err = np.where(rng.random((n, m)) < lam, shared[:, None], rng.random((n, m)) < p)
+    y = np.where(err, 1 - g[:, None], g[:, None]).astype(float)
+    return pd.DataFrame(y, columns=[f"judge {j}" for j in range(m)]), pd.Series(g), np.arange(n) // k
+
+def _cluster_coverage(reps:int=400, G:int=100, k:int=10, m:int=4, rho:float=0.4, p:float=0.25, n_bootstrap:int=200, seed:int=0) -> pd.DataFrame:
+    "Coverage of rho (and so of m_eff) by the 95 % interval resampling items ('items') or whole clusters ('clusters'), and the share excluding rho = 0 (power)."
+    rng, rows = np.random.default_rng(seed), []
+    for r in range(reps):
+        J, g, cl = _clustered_jury(G, k, m, np.sqrt(rho), p, rng)
+        for unit, c in (("items", None), ("clusters", cl)):
+            lo, hi = effective_judges(J, g, n_bootstrap=n_bootstrap, seed=r, clusters=c).rho_ci
+            rows.append((unit, float(lo <= rho <= hi), float(lo > 0), hi - lo))
+    out = pd.DataFrame(rows, columns=["unit", "covered", "excludes 0", "width"]).groupby("unit", sort=False).mean()
+    return out.assign(data_sets=reps, se=np.sqrt(out.covered * (1 - out.covered) / reps))

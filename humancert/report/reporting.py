@@ -414,10 +414,10 @@ def _equivalence(pred, ann, soft, n_bootstrap, seed, max_k, clip, progress, note
         return res
 
 # %% ../../nbs/report/86_report.ipynb #ebbbd8ae
-def _certificates(ann, label, delta, seed, notes):
-    "The certificate (binomial/betting tails) and the paper's (Hoeffding), or (None, None) with a note saying why none exists."
-    try: return (certify(ann, label, delta=delta, seed=seed),
-                 certify(ann, label, delta=delta, seed=seed, tails=("hoeffding", "hoeffding")))
+def _certificates(ann, label, delta, seed, notes, clusters=None):
+    "The certificate (binomial/betting tails; with clusters betting on cluster totals) and the paper's (Hoeffding), or (None, None) with a note saying why none exists."
+    try: return (certify(ann, label, delta=delta, seed=seed, clusters=clusters),
+                 certify(ann, label, delta=delta, seed=seed, tails=("hoeffding", "hoeffding"), clusters=clusters))
     except ValueError as e:
         notes.append(f"certificate not computed: {str(e).rstrip('.')} (it needs items with two or more labels and a strict "
                      "majority); the agreement, the bounds and the survey equivalence are still reported")
@@ -485,7 +485,7 @@ def _model_parts(ann, label, probs, numbers, shape, delta, n_bootstrap, seed, ma
     if label is None:
         notes.append("no model given: the certificate and the survey equivalence need one (model= / --model, or soft_model=)")
         return None, None, None, None
-    cert, paper = _certificates(ann, label, delta, seed, notes)
+    cert, paper = _certificates(ann, label, delta, seed, notes, clusters)
     K = shape.get("annotators")
     if cert is not None and cert.n_annotators is None and isinstance(K, (int, np.integer)):   # counts from a table that knows its annotators
         cert, paper = (dataclasses.replace(c, n_annotators=int(K)) for c in (cert, paper))
@@ -536,13 +536,14 @@ def _effective(board, # the report's JudgeBoard (None: no judges)
                confidence:float, # the report's level
                seed:int, # the report's seed
                juries=(), # judges made from the others (--jury): left out, they would count the same errors twice
+               clusters=None, # the report's clusters: the interval resamples whole clusters
               ):
     "The board's judges' effective number (effective_judges) against `reference`, juries left out, or why it could not be computed (a str); None with fewer than two judges."
     labels = None if board is None else board.labels.drop(columns=[c for c in board.labels.columns if str(c) in juries])
     if labels is None or labels.shape[1] < 2: return None
     from humancert.judges.juries import effective_judges              # here: the report path loads scipy.stats only when it needs it
     error = "difference" if board.parameters.get("scorer") in ("neg_mae", "neg_rmse") else "mismatch"   # ratings: judge minus the reference
-    try: ej = effective_judges(labels, reference, error=error, n_bootstrap=max(int(n_bootstrap), 1), confidence=confidence, seed=seed)
+    try: ej = effective_judges(labels, reference, error=error, n_bootstrap=max(int(n_bootstrap), 1), confidence=confidence, seed=seed, clusters=clusters)
     except (ValueError, TypeError) as e: return f"not computed: {str(e).rstrip('.')}"
     if n_bootstrap: return ej
     nan = (float("nan"), float("nan"))
@@ -583,7 +584,7 @@ def _with_judges(rep, ann, model, judges, alt_test, score, delta, n_bootstrap, s
     params = rep.parameters | {k: board.parameters.get(k) for k in ("level", "score", "scorer", "combiner")}
     pairs, _ = _report_pairs(board, "majority", n_bootstrap, round(1 - delta, 12), seed, clusters)   # two judges or more: paired tests
     juries = list(getattr(judges, "attrs", {}).get("juries", ()))          # --jury's judge: evaluated, but no vote of its own
-    eff = _effective(board, ann, n_bootstrap, round(1 - delta, 12), seed, juries)   # two judges or more: their independent votes
+    eff = _effective(board, ann, n_bootstrap, round(1 - delta, 12), seed, juries, clusters)   # two judges or more: their independent votes
     if juries: params = params | {"juries": juries}
     return dataclasses.replace(rep, judges=board, judge_name=_judge_name(ann, model, board.labels), parameters=params,
                                details=_judge_details(board, tolerance), pairs=pairs, effective=eff,
@@ -784,7 +785,7 @@ def add_gold(report:Report, # a report from make_report
     p = report.pairs                                                   # the paired tests' accuracy, now against the gold labels
     pairs, note = (None, ()) if p is None else _report_pairs(report.judges, gold, p.n_bootstrap, p.confidence, p.seed, cl)
     eff = report.effective if report.effective is None else _effective(report.judges, gold, report.parameters["n_bootstrap"], report.confidence, report.seed,
-                                                                             report.parameters.get("juries", ()))
+                                                                             report.parameters.get("juries", ()), cl)
     return dataclasses.replace(report, gold=_gold_covered(ann, model, gold, delta, cl), gold_judges=many, details=det,
                                pairs=pairs, effective=eff, notes=report.notes + note)
 

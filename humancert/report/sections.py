@@ -243,8 +243,9 @@ def _cluster_words(r):
     return "" if G is None else f"; clusters: {G} (mean size {r.parameters['mean_cluster_size']:.2f} items)"
 
 def _cert_units(r):
-    "The agreement-only certificate's heading with clusters: it has no cluster form, so its items stay the units ('' without clusters)."
-    return "" if r.parameters.get("clusters") is None else "; items taken as independent, clusters not used"
+    "The agreement-only certificate's heading with clusters: its units are the clusters, every tail on cluster totals ('' without clusters)."
+    n = getattr(r.certificate, "n_clusters", None)
+    return "" if n is None else f"; the units are {n} clusters (tails on cluster totals)"
 
 def _gold_units(g):
     "The gold certificate's heading with clusters: its tests ran on cluster means ('' without)."
@@ -258,11 +259,12 @@ def _clusters_block(r):
         return None if warn is None else ("Clusters", [("warning", "none given", warn[len("warning: "):])])
     rows = [("clusters", str(G), f"mean size {r.parameters['mean_cluster_size']:.2f} items; clusters are taken as "
              "i.i.d., items within one may be related"),
-            ("intervals over clusters", "", "agreement coefficients (cluster-robust analytic), survey equivalence, the judges' "
-             "bootstrap intervals and alternative annotator test, the judge-against-judge tests and the gold certificate")]
-    if r.certificate is not None or r.judges is not None:
-        rows.append(("not over clusters", "", "the agreement-only certificate: it has no cluster form yet and still takes the items "
-                     "as independent, so with related items its level is not guaranteed; the gold certificate is the one to trust"))
+            ("intervals over clusters", "", "agreement coefficients (cluster-robust analytic), survey equivalence, the agreement-only "
+             "certificate (its tails on cluster totals), the judges' bootstrap intervals and alternative annotator test, the "
+             "judge-against-judge tests and the gold certificate")]
+    if r.judges is not None:
+        rows.append(("not over clusters", "", "each judge's certificate on the judges' board (compare_judges) still takes the items as "
+                     "independent; the agreement-only certificate above the board and the gold certificate take the clusters as units"))
     return ("Clusters", rows)
 
 # %% ../../nbs/report/80_sections.ipynb #3e31964b
@@ -273,8 +275,10 @@ def _effective_block(r):
     head = "Effective judges (how many independent votes the judges carry)"
     if isinstance(e, str): return [(head, [("effective judges", "n/a", e)])]
     ref = "the gold labels" if e.reference == "gold" else "the human panel"
-    iv = ("no interval" if e.n_bootstrap == 0 else f"{e.confidence:g} percentile interval [{e.ci[0]:.2f}, {e.ci[1]:.2f}] ({e.n_bootstrap} item "
-          f"resamples, seed {e.seed}; asymptotic, items resampled alone{'' if r.parameters.get('clusters') is None else ', not the clusters'})")
+    G = getattr(e, "n_clusters", None)                                 # clusters=: whole clusters resampled
+    iv = ("no interval" if e.n_bootstrap == 0 else f"{e.confidence:g} percentile interval [{e.ci[0]:.2f}, {e.ci[1]:.2f}] ({e.n_bootstrap} "
+          f"{'item resamples' if G is None else f'resamples of {G} clusters'}, seed {e.seed}; asymptotic, "
+          f"{'items resampled alone' if G is None else 'whole clusters resampled'})")
     rows = [("effective judges", f"{e.value:.2f}", f"of {e.m}: the judges carry as many independent votes as {e.value:.2f} judges with "
              f"uncorrelated errors (Kish: m / (1 + (m - 1) rho)); {iv}"),
             ("mean error correlation", _f(e.rho), ("" if e.n_bootstrap == 0 else f"[{e.rho_ci[0]:.4f}, {e.rho_ci[1]:.4f}]; ")

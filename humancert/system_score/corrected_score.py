@@ -12,7 +12,6 @@ __all__ = ['CAP', 'ROW_ORDER', 'KINDS', 'ESTIMANDS', 'ASYMPTOTIC', 'HEADLINES', 
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #6e96649e
 from dataclasses import dataclass, field
-
 import numpy as np
 import pandas as pd
 from scipy import special   # ndtri, stdtrit: the quantiles, without the import time of scipy.stats
@@ -22,6 +21,7 @@ from ..data.annotations import Annotations, check_confidence
 from ..agreement.clusters import cluster_variance as _groups_var   # Liang-Zeger, shared (notebook 03)
 from ..certification.gold_sequence import agrapa_bets
 from ..certification.gold_certificate import hashed_order
+from ..certification.certify import ratio_terms   # Z_c(m): an item-level mean as a ratio of cluster totals (notebook 13)
 
 # %% ../../nbs/system_score/60_corrected_score.ipynb #b2ac86d1
 def ppi_lambda(y, # gold outcomes on the n gold items, in [0, 1]
@@ -136,7 +136,7 @@ def _ratio_log_capital(ms, T, size, ftot, gc, order):
     "log capital (running maximum, one order) against H0 'sum T_c / sum N_c <= m' for each m: bets on (T_c - m N_c + m s) / s over the clusters."
     s, out = size.max(), []
     for m in np.atleast_1d(ms):
-        shift = lambda tot, n: (tot - m * n + m * s) / s
+        shift = lambda tot, n: ratio_terms(tot, n, m, s)
         Y, X, lo, hi = _terms(shift(T, size[gc]), shift(ftot[gc], size[gc]), shift(ftot, size), order)
         out.append(_log_capital(Y, X, lo, hi, len(size), [m], ever=True)[0])
     return np.array(out)
