@@ -96,3 +96,22 @@ def test_level_at_the_boundary_with_intra_cluster_correlation():
     assert stats.binom.sf(j_items - 1, G, 0.8) > 0.1                   # the i.i.d.-item certificate certifies a false claim too often
     assert stats.binom.sf(j_clusters - 1, G, 0.8) <= 0.05              # the cluster certificate holds its level
     assert stats.binom.sf(j_clusters - 1, G, 0.95) > 0.5               # power: a true lead of 0.15 is certified most of the time
+
+
+def test_board_certificate_takes_the_clusters():
+    "Each judge's certificate on compare_judges' board is certify(..., clusters=) on the items it labelled (it took items as independent)."
+    from humancert import compare_judges
+    ann, model = _panel(N=200, seed=4)
+    rng = np.random.default_rng(5)
+    other = np.where(rng.random(ann.n_items) < 0.8, model, np.where(model == "1", "0", "1"))
+    judges = pd.DataFrame({"a": model, "b": other}, index=ann.items)
+    clusters = pd.Series(np.repeat(np.arange(50), 4), index=ann.items)
+    board = compare_judges(ann, judges, clusters=clusters, epsilon=None, n_bootstrap=20)
+    for g in ("a", "b"):
+        direct = certify(ann, judges[g].to_numpy(), clusters=clusters)
+        plain = certify(ann, judges[g].to_numpy())
+        c = board.certificates[g]
+        assert c.n_clusters == 50 and (c.score, c.lower, c.upper) == (direct.score, direct.lower, direct.upper)
+        assert c.tails == ("betting", "betting") != plain.tails
+        assert c.score < plain.score or plain.score == -1          # clusters widen the tails (judge a: 0.29 against 0.79)
+    assert board.certificates["a"].score < certify(ann, model).score

@@ -455,7 +455,7 @@ def _judge_terms(ann, frame, g, enc, sc, W, counts, delta, seed, n_bootstrap, ma
     has, sub, lab, codes, rows, note = enc
     if note: notes.append(note)
     xj, xh, keep = item_agreements(counts, np.where(has, codes, 0), W, rows)
-    cert = certify(sub, lab, delta=delta, seed=seed)
+    cert = certify(sub, lab, delta=delta, seed=seed, clusters=None if clusters is None else clusters[has])   # clusters: its tails on cluster totals (nb 13)
     pred = frame[g].to_numpy()[has]
     if scale_request(sc["combiner"], sc["scorer"]):
         try: pred = pred.astype(np.float64)
@@ -488,7 +488,7 @@ def _rank_table(rows, by):
 
 # %% ../../nbs/judges/51_judges.ipynb #56001650
 _CLUSTER_NOTE = ("clusters: every bootstrap interval (agreement, humans, advantage probability, SEQ) resamples the {G} clusters whole "
-                 "and the alt-test's t-tests take them as the units (clusters i.i.d.); the certificate still takes the items as independent")
+                 "and the alt-test's t-tests take them as the units (clusters i.i.d.); each certificate's tails run on cluster totals (certify's clusters=)")
 
 def compare_judges(ann:Annotations, # the human labels (annotator ids are needed for the alternative annotator test)
                    judges, # one column of labels per judge (DataFrame; a Series for one judge), one row per item; missing allowed

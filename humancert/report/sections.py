@@ -261,10 +261,7 @@ def _clusters_block(r):
              "i.i.d., items within one may be related"),
             ("intervals over clusters", "", "agreement coefficients (cluster-robust analytic), survey equivalence, the agreement-only "
              "certificate (its tails on cluster totals), the judges' bootstrap intervals and alternative annotator test, the "
-             "judge-against-judge tests and the gold certificate")]
-    if r.judges is not None:
-        rows.append(("not over clusters", "", "each judge's certificate on the judges' board (compare_judges) still takes the items as "
-                     "independent; the agreement-only certificate above the board and the gold certificate take the clusters as units"))
+             "judge-against-judge tests, each judge's certificate on the board and the gold certificate")]
     return ("Clusters", rows)
 
 # %% ../../nbs/report/80_sections.ipynb #3e31964b
