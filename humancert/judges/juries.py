@@ -150,7 +150,7 @@ def _ej_frame(self:EffectiveJudges) -> pd.DataFrame:
 def _ej_repr(self:EffectiveJudges) -> str:
     lines = [f"EffectiveJudges({self.m} judges carry {self.value:.2f} independent votes [{self.ci[0]:.2f}, {self.ci[1]:.2f}] "
              f"(mean error correlation {self.rho:.3f} [{self.rho_ci[0]:.3f}, {self.rho_ci[1]:.3f}]) on {self.n_items} items; "
-             f"errors: {self.error} against {self.reference}; {self.confidence:g} percentile interval, {self._resamples()}, seed={self.seed}"]
+             f"errors: {self.error} against {self.reference}; {self.confidence:g} percentile interval (asymptotic), {self._resamples()}, seed={self.seed}"]
     return "\n".join(lines + [f"  note: {n}" for n in self.notes] + [")"])
 
 def _ej_resamples(self:EffectiveJudges) -> str:
