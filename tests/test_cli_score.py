@@ -157,6 +157,7 @@ def test_fail_on_exit_codes(study):
     (("--judge", "llm", "--gold", "GOLDFILE"), "--gold: 2 item id(s)"),
     (("--judge", "llm", "--panel", "a1,a2"), "--estimand is needed with --panel"),
     (("--judge", "llm", "--panel", "a1,a2,a3", "--estimand", "truth"), "--estimand must be majority, average-annotator or oracle"),
+    (("--judge", "llm", "--panel", "a1,a2,a3", "--estimand", "oracle", "--fail-on", "below:0.5"), "--fail-on below:X with --estimand oracle"),
     (("--judge", "llm", "--gold", "human", "--fail-on", "worse"), "--fail-on takes regressed or below:X"),
     (("--judge", "llm", "--gold", "human", "--fail-on", "regressed"), "--fail-on regressed needs --compare"),
     (("--judge", "llm", "--gold", "human", "--clusters", "nope"), "--clusters: 'nope' is not a column"),

@@ -176,6 +176,10 @@ def _check_score_options(judge, gold, panel, estimand, compare, system, clusters
     if format not in OUTPUT_FORMATS: raise ValueError(f"--format must be one of {', '.join(OUTPUT_FORMATS)}, got {format!r}.")
     if isinstance(min_gold, bool) or not isinstance(min_gold, int) or min_gold < 2:
         raise ValueError(f"--min-gold must be an integer >= 2 (the fewest gold items a slice or comparison needs), got {min_gold!r}.")
+    if estimand in ("oracle",) and fail_on is not None and "below" in fail_on:   # a gate needs an interval whose level does not rest on a model
+        raise ValueError("--fail-on below:X with --estimand oracle: the oracle's interval is asymptotic and holds only if the latent-class "
+                         "model does (annotators independent given the truth), so it cannot gate CI; drop --fail-on, or gate on "
+                         "--estimand majority or average-annotator.")
     return _scale_option(scale), _fail_on_option(fail_on, compare)
 
 # %% ../../nbs/report/89_score_command.ipynb #3d1fd568
