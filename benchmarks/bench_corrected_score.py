@@ -11,7 +11,6 @@ goal is a ratio (humancert / truescore) of at most 1.
 """
 import argparse
 import os
-import time
 from pathlib import Path
 
 import numpy as np
@@ -19,16 +18,7 @@ import pandas as pd
 from truescore import ppi_estimate
 
 from humancert import corrected_score
-
-
-def timed(f, repeat):
-    "Best wall and CPU seconds of `repeat` calls, and the last result."
-    best, out = (np.inf, np.inf), None
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        out = f()
-        best = min(best, (time.perf_counter() - w, time.process_time() - c))
-    return best, out
+from _timing import timed
 
 
 def data(N, n, seed=0):

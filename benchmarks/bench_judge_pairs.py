@@ -12,26 +12,15 @@ machine is shared).
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
 
 from humancert.data.annotations import Annotations
 from humancert.judges.board import compare_judges
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_alt_test import data   # noqa: E402
-
-
-def timed(f, repeat):
-    "Best wall and CPU seconds of `repeat` calls, and the last result."
-    best, out = (np.inf, np.inf), None
-    for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        out = f()
-        best = min(best, (time.perf_counter() - w, time.process_time() - c))
-    return best, out
+from _timing import timed   # noqa: E402
 
 
 def main():
