@@ -1,4 +1,5 @@
-"""The `humancert` command as the tests run it: in-process (`run`, main's exit code and output) or as the installed
+"""The `humancert` command as the tests run it: in-process (`command`, any command: exit code, stdout, stderr; `run`, the report:
+main's exit code and output) or as the installed
 console script runs it, in a fresh process (`COMMAND` followed by the arguments)."""
 import contextlib
 import io
@@ -7,6 +8,13 @@ import sys
 from humancert.report.cli import main
 
 COMMAND = [sys.executable, "-c", "from humancert.report.console import console_script; console_script()"]   # what the installed script runs
+
+
+def command(*argv):
+    "humancert ARGV in-process, any command (each argument as str, so paths may be Path): (exit code, stdout, stderr)."
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main([str(a) for a in argv])
+    return code, out.getvalue(), err.getvalue()
 
 
 def run(*args):

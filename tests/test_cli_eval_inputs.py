@@ -7,8 +7,6 @@ the alt-test on the items the judge labelled; gold-status refuses, naming the al
 Item 1: eval tools' files (nested JSON, inspect logs, judge-output JSON lines with extra fields) as INPUT and as --model,
 each made in the test, with hand counts.
 Expected values come from the library called on data built here, or from hand counts, never from the command's output."""
-import contextlib
-import io
 import json
 import zipfile
 
@@ -18,15 +16,8 @@ import pytest
 
 from humancert.certification.certify import certify
 from humancert.data.annotations import Annotations
-from humancert.report.cli import main
 from humancert.report.reporting import make_report, add_gold
-
-
-def cli(*args):
-    "The command in-process: (exit code, stdout, stderr)."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
+from report_run import command as cli
 
 
 def _wide(n=40, skipped=5, seed=1):

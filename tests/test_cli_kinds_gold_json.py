@@ -4,8 +4,6 @@ group 4: `report --rater-kind` with a kind neither list names says --human-kinds
 count column was refused there with no way round), and the command it suggests before any gold label runs as written;
 group 2: report.json's certificate writes null, not 2S - 1 = -3, where the text says the proved confidence is none.
 Expected values come from the library called directly, never from the command's own output."""
-import contextlib
-import io
 import json
 import shlex
 
@@ -17,14 +15,7 @@ from humancert.certification.certify import certify
 from humancert.certification.gold_sequence import GoldSequence
 from humancert.data.annotations import Annotations
 from humancert.data.panel import read_panel
-from humancert.report.cli import main
-
-
-def cli(*args):
-    "The command in-process: (exit code, stdout, stderr)."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
+from report_run import command as cli
 
 
 # ---------------------------------------------------------------- group 4: --human-kinds

@@ -6,7 +6,6 @@ besides report; score's judge is a column of INPUT), and --out-of-core with a ju
 Small made-up panels (80 to 300 items, binary labels), each command run in this process through `main`.
 """
 import contextlib
-import io
 import json
 import re
 
@@ -15,13 +14,7 @@ import pandas as pd
 import pytest
 
 from humancert.report.cli import main
-
-
-def run(*argv):
-    "(exit code, stdout, stderr) of `humancert ARGV` run in this process."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
+from report_run import command as run
 
 
 def panel(n, k, acc, model_acc, seed=1):

@@ -1,8 +1,6 @@
 """`humancert score` (issue 43 item 7, issue 44 item 4): the command's printed and written numbers equal the library's
 (`corrected_score`, `compare_scores` called directly on the same Series, never the command's own output), its exit codes
 (0 done, 2 bad input on one line naming the option, 3 a finding of --fail-on), and its report folder."""
-import contextlib
-import io
 import json
 
 import numpy as np
@@ -10,16 +8,9 @@ import pandas as pd
 import pytest
 
 from humancert.data.annotations import Annotations
-from humancert.report.cli import main
 from humancert.system_score.compare import compare_scores
 from humancert.system_score.corrected_score import corrected_score
-
-
-def cli(*args):
-    "The command in-process: (exit code, stdout, stderr)."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(map(str, args)))
-    return code, out.getvalue(), err.getvalue()
+from report_run import command as cli
 
 
 def _study(n=240, seed=3, rate=0.7, gold_share=0.4):

@@ -1,7 +1,6 @@
 """`humancert doctor` (issue 44 item 3): on files made here, each with a known truth (which column is what), the profile finds
 it; every command the doctor writes is run and exits 0 (or is marked not runnable, with the reason); bad input exits 2 with one
 line."""
-import contextlib
 import io
 import json
 import shlex
@@ -12,9 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humancert.report.cli import main
 from humancert.report.doctor import doctor, Doctor, WIDTH, _text
 from report_run import COMMAND
+from report_run import command as cli
 
 LABELS = np.array(["neg", "pos"])
 
@@ -65,13 +64,6 @@ def run_commands(d, cwd):
         assert r.returncode == 0, (line, r.stderr[-1500:])
         codes.append(r.returncode)
     return codes
-
-
-def cli(*args):
-    "humancert ARGS in-process: (exit code, stdout, stderr)."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_wide_with_a_model_column(tmp_path, monkeypatch):

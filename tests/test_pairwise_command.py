@@ -1,8 +1,6 @@
 """`humancert pairwise` (issue 45 item 5): every number it prints is the pairwise part's own (position_consistency,
 preference_agreement, alt_test / certify on the preference labels, rank_systems) called directly on the same file; bad
 input ends with exit code 2 and one line naming the option; a --fail-on finding with exit code 3."""
-import contextlib
-import io
 import json
 import re
 
@@ -13,13 +11,7 @@ import humancert as hc
 from humancert.certification.certify import certify
 from humancert.judges.alt_test import alt_test
 from humancert.pairwise.judgements import simulate_pairwise, read_pairwise, tie_half_score
-from humancert.report.cli import main
-
-
-def _run(*argv):
-    o, e = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(o), contextlib.redirect_stderr(e): code = main(list(argv))
-    return code, o.getvalue(), e.getvalue()
+from report_run import command as _run
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,6 @@ Each printed odds ratio, interval and p-value is checked against `judge_bias` ca
 built here; report.json's `judge_bias` record against the same call to 1e-12. A judge designed to err more on long responses
 within each true class is flagged, and a report without --covariates has no bias block.
 """
-import contextlib
-import io
 import json
 
 import numpy as np
@@ -15,13 +13,7 @@ import pytest
 
 from humancert.data.simulate import simulate_oracle_labels
 from humancert.judges.bias import judge_bias
-from humancert.report.cli import main
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
+from report_run import command as run
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,6 @@
 API's own with clusters= on the same data (survey equivalence, the judges' board and alt-test, the paired tests, the gold
 certificate, the coefficients of a rating scale); the report says clusters were used (how many, mean size), and warns once when
 item ids look clustered and none were given."""
-import contextlib
-import io
 import json
 
 import numpy as np
@@ -11,8 +9,8 @@ import pandas as pd
 import pytest
 
 import humancert as h
-from humancert.report.cli import main
 from humancert.report.reporting import make_report, add_gold
+from report_run import command as _run
 
 G, M, K = 12, 3, 4          # clusters, items per cluster, annotators: small, so each report takes a fraction of a second
 
@@ -123,12 +121,6 @@ def test_warning_only_when_ids_look_clustered(case):
     assert text.count("item ids look clustered") == 1 and "\nClusters\n  warning  none given" in text
     plain = h.Annotations.from_wide(ann.to_wide().reset_index(drop=True))   # ids 0..n-1: nothing to warn about
     assert "Clusters" not in make_report(plain, judges["j1"].to_numpy(), n_bootstrap=0).to_text(width=100)
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_cli_clusters_column(tmp_path, case):

@@ -7,8 +7,6 @@ report.json, report.html with its embedded figures masked, and the judges' CSVs)
 report.html the base64 figures, whose bytes depend on matplotlib and its fonts). After a deliberate change of an output,
 rewrite the files with `HUMANCERT_UPDATE_GOLDEN=1 pytest tests/test_report_golden.py` and review the diff.
 """
-import contextlib
-import io
 import os
 import re
 from pathlib import Path
@@ -18,7 +16,7 @@ import pytest
 
 from humancert import __version__
 from humancert.data.datasets import load
-from humancert.report.cli import main
+from report_run import command as run
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("HUMANCERT_UPDATE_GOLDEN") == "1"
@@ -35,13 +33,6 @@ def masked(name, text):
     text = text.replace(f"humancert {__version__}", "humancert VERSION").replace(f'"humancert_version": "{__version__}"', '"humancert_version": "VERSION"')
     if name.endswith(".html"): text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "data:image/png;base64,FIGURE", text)
     return text
-
-
-def run(*argv):
-    "(exit code, stdout, stderr) of the command run in this process."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def check(case, name, text):

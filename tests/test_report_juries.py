@@ -2,8 +2,6 @@
 effective number (effective_judges against the panel, then against the gold labels after add_gold) in the text, markdown,
 HTML and JSON forms and in judges.csv, each number the API's own; `humancert report --jury A,B,C[:RULE]` adds the jury
 (humancert.jury) as one more judge, evaluated beside its members."""
-import contextlib
-import io
 import json
 
 import numpy as np
@@ -11,9 +9,9 @@ import pandas as pd
 import pytest
 
 import humancert as h
-from humancert.report.cli import main
 from humancert.report.reporting import make_report, add_gold
 from humancert.report.writer import _judges_csv
+from report_run import command as _run
 
 
 def _data(seed=4, n=60, K=4):
@@ -61,12 +59,6 @@ def test_effective_judges_in_every_form(case):
     assert d["correlations"]["j0"]["j1"] == e.correlations.loc["j0", "j1"]
     csv = _judges_csv(rep)
     assert (csv["effective judges"] == e.value).all() and (csv["effective judges lo"] == e.ci[0]).all() and (csv["effective judges hi"] == e.ci[1]).all()
-
-
-def _run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_cli_jury(tmp_path, case):

@@ -6,8 +6,6 @@ Every number is checked against `JudgeBoard.pairs()` called directly on a board 
 report's own board), and one pair's McNemar p against statsmodels on the raw labels. Three simulated judges, 85%, 75% and
 55% accurate against a known truth, on 300 items labelled by four annotators.
 """
-import contextlib
-import io
 import json
 
 import numpy as np
@@ -17,15 +15,9 @@ from statsmodels.stats.contingency_tables import mcnemar
 
 from humancert.data.simulate import simulate_oracle_labels
 from humancert.judges.board import compare_judges
-from humancert.report.cli import main
+from report_run import command as run
 
 B = 60          # bootstrap resamples, the report's --n-bootstrap
-
-
-def run(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main(list(argv))
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -3,22 +3,13 @@ the 'Repeated runs' block then equals judge_consistency on those runs, and equal
 the same runs); the other sections use the judge's first run, or with --runs-as majority the majority of its runs.
 
 A small made-up study: 60 items x 4 annotators (binary), one judge 'llm' run 3 times (one run missing on one item)."""
-import contextlib
-import io
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import humancert as h
-from humancert.report.cli import main
-
-
-def run(*argv):
-    "(exit code, stdout, stderr) of `humancert ARGV` run in this process."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
+from report_run import command as run
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,6 @@ checks the delimiter as the CLI does. Before this change the pair was refused.
 
 A small made-up long table (90 items x 4 annotators, binary labels, a judge column); each command runs in this process.
 """
-import contextlib
-import io
 import json
 
 import numpy as np
@@ -13,15 +11,8 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("duckdb")
-from humancert.report.cli import main
 from humancert import report_from_table
-
-
-def run(*argv):
-    "(exit code, stdout, stderr) of `humancert ARGV` run in this process."
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err): code = main([str(a) for a in argv])
-    return code, out.getvalue(), err.getvalue()
+from report_run import command as run
 
 
 @pytest.fixture(scope="module")
