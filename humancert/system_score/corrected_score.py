@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy import special   # ndtri, stdtrit: the quantiles, without the import time of scipy.stats
-from scipy.optimize import linear_sum_assignment
 
 from ..data.annotations import Annotations, check_confidence
 from ..agreement.clusters import cluster_variance as _groups_var   # Liang-Zeger, shared (notebook 03)
@@ -669,6 +668,7 @@ def ds_loglik(L, pi, th):
 # %% ../../nbs/system_score/60_corrected_score.ipynb #c1a55e05
 def ds_named(pi, th, q):
     "The latent classes named by the assignment maximising the annotators' summed diagonal (the label-switching rule): (shares, confusion matrices, posteriors) reordered."
+    from scipy.optimize import linear_sum_assignment                     # only the several-class oracle needs it: not at import (~0.15 s)
     latent, name = linear_sum_assignment(-th.sum(0))                       # latent class j is named name[j]
     order = latent[np.argsort(name)]                                        # the latent class behind each name
     return pi[..., order], th[:, order, :], q[:, order]
