@@ -292,7 +292,7 @@ def _check_test_seed(seed, test):
 
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #84fc802f
-def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed=None, delta=None):
+def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed=None, delta=None, clusters=None):
     "(delta, tau, lam, proxy_share, test, seed) after checking them; errors name the argument and what to do."
     from humancert.certification.gold_power import GOLD_TESTS     # gold_power builds on this module: imported when called
     delta = _level(confidence, delta)[1]
@@ -359,7 +359,7 @@ class GoldCertificate(Verdict, AtLevel):
 
     def __repr__(self):
         v = lambda c: "certified" if c else "not certified"
-        head = ("" if self.test == "plain" else f"S={self.score:.4f} {self.test}{' on D' if self.test == 'betting' else ''}, " if self.test in ("e-process", "betting") else
+        head = ("" if self.test == "plain" else f"S={self.score:.4f} {self.test}{' on D' if self.test == 'betting' else ' (the pool of N)' if self.test == 'proxy betting' else ''}, " if self.test in ("e-process", "betting", "proxy betting") else
                 f"S={self.score:.4f} {self.test} test (seed {self.seed}, wins {self.wins}, losses {self.losses}), ")
         return (f"GoldCertificate({v(self.certified)} at {1 - self.delta:.0%}: {head}S={self.plain_score:.4f} plain, "
                 f"S={self.score_ppi:.4f} prediction-powered; approximate (level not guaranteed): lower limit {_fmt(self.lower_plain_clt)} plain, "
@@ -371,7 +371,8 @@ class GoldCertificate(Verdict, AtLevel):
 # %% ../../nbs/certification/19_gold_certificate.ipynb #6b8e7a13
 _TEST_ROWS = {"sign": "sign test (one random label per item)", "randomised sign": "randomised sign test (one random label per item)",
               "paired betting": "paired betting (one random label per item)", "e-process": "e-process on D (aGRAPA betting)",
-              "betting": "betting on D (plug-in bets, hashed item order)"}
+              "betting": "betting on D (plug-in bets, hashed item order)",
+              "proxy betting": "betting on D with a latent-class proxy (the pool's mean, hashed order)"}
 APPROXIMATE = "approximate (asymptotic): an estimate, no verdict"
 
 @patch
@@ -379,7 +380,8 @@ def to_frame(self:GoldCertificate) -> pd.DataFrame:
     "One row per version, the chosen test first: estimate of E[D], lower limit, S, verdict, guarantee; the normal-limit rows are approximate estimates (no S, no verdict)."
     lvl, fin, asy, none = 1 - self.delta, "finite-sample", APPROXIMATE, "none (approximate)"
     how = {"sign": " (level over the seeded draw of labels)", "randomised sign": " (level exactly delta over the seeded draw)"}.get(self.test, "")
-    proved = {"betting": "any n gold (proved for i.i.d. items; measured without replacement)"}.get(self.test, "any n gold (proved)")
+    proved = {"betting": "any n gold (proved for i.i.d. items; measured without replacement)",
+              "proxy betting": "any n gold (proved for the pool's mean, gold a uniform random subset)"}.get(self.test, "any n gold (proved)")
     if self.n_clusters is not None: proved = "any number of gold clusters (proved for i.i.d. clusters)"
     rows = {} if self.test == "plain" else {_TEST_ROWS[self.test]: (self.estimate_test, None, self.score, self.certified, fin + how)}
     rows |= {"plain (gold items)": (self.estimate, self.lower, self.plain_score, self.plain_score >= lvl, fin),
@@ -389,7 +391,7 @@ def to_frame(self:GoldCertificate) -> pd.DataFrame:
     out = pd.DataFrame.from_dict(rows, orient="index", columns=["E[D] estimate", f"lower limit ({lvl:.0%})", "S", "certified", "guarantee"])
     for col in out.columns[1:3]: out[col] = pd.Series([v[out.columns.get_loc(col)] for v in rows.values()], index=out.index, dtype=object)  # None stays None
     out["n gold"] = self.n_gold
-    out["N"] = [self.n_items if r.startswith("prediction-powered") else self.n_gold for r in out.index]
+    out["N"] = [self.n_items if r.startswith("prediction-powered") or r == _TEST_ROWS["proxy betting"] else self.n_gold for r in out.index]
     out["certified"] = pd.Series([v[3] for v in rows.values()], index=out.index, dtype=object)   # None: an estimate, no verdict
     out["level holds at"] = ["not guaranteed" if r in ASYMPTOTIC_MIN_GOLD else proved if r == _TEST_ROWS.get(self.test) else proved if self.n_clusters is not None else "any n gold (proved)"
                              for r in out.index]
@@ -410,9 +412,10 @@ def _repr_html_(self:GoldCertificate) -> str:
 def _chosen_test(ann, model, gold, terms, test, seed, tau, delta, s_plain):
     "(S, estimate, wins, losses) of the chosen test: the plain S itself for 'plain', betting or the e-process on D in hashed order, else from one random human label per gold item."
     if test == "plain": return s_plain, float("nan"), 0, 0
-    from humancert.certification.gold_power import paired_terms, _test_from_arrays, _uniform   # gold_power builds on this module
+    from humancert.certification.gold_power import paired_terms, _test_from_arrays, _uniform, _proxy_test   # gold_power builds on this module
     d = terms["D"].to_numpy()[hashed_order(terms.index)]                # the items' order: by hashed id, whatever the input order
     if test in ("betting", "e-process"): return _test_from_arrays(test, None, None, d, delta, tau)
+    if test == "proxy betting": return (*_proxy_test(ann, model, terms, d, delta, tau), 0, 0)
     pt = paired_terms(ann, model, gold, seed)
     return _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, delta, tau, _uniform(seed))
 
@@ -441,13 +444,13 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
                       tail:str="betting", # 'hoeffding', 'bernstein' or 'betting'
                       lam:float=0.5, # the proxy's weight in the finite-sample prediction-powered bound (fixed in advance)
                       proxy_share:float=0.1, # the part of delta spent on the proxy's mean over all items
-                      test:str="auto", # the test behind `certified` and `score`: 'auto' is 'betting' (plug-in betting on D, deterministic, any tau); or 'randomised sign', 'sign', 'paired betting' (need `seed`), 'e-process', 'plain'
+                      test:str="auto", # the test behind `certified` and `score`: 'auto' is 'betting' (plug-in betting on D, deterministic, any tau); or 'proxy betting' (the pool's mean, with a latent-class proxy), 'randomised sign', 'sign', 'paired betting' (need `seed`), 'e-process', 'plain'
                       seed:int|None=None, # the tests that draw a human label per gold item only, and required there: one seed per study, fixed before the gold labels
                       clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the tests run on cluster means, clusters i.i.d.
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> GoldCertificate:
     "Confidence that the model is more accurate than the average annotator, from gold labels on a random subset: the chosen test, plain and prediction-powered."
-    delta, tau, lam, share, test, seed = _check_gold_args(confidence, tau, tail, lam, proxy_share, test, seed, delta)
+    delta, tau, lam, share, test, seed = _check_gold_args(confidence, tau, tail, lam, proxy_share, test, seed, delta, clusters)
     terms = gold_terms(ann, model, gold)
     f = proxy_differences(ann, model)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")

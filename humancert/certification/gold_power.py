@@ -17,6 +17,7 @@ from scipy import stats
 from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel, Verdict, CONFIDENCE
 from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms, betting_confidence, hashed_order, _check_test_seed
 from .gold_sequence import log_capital
+from .proxy_betting import latent_proxy, proxy_betting_confidence
 
 # %% ../../nbs/certification/25_gold_power.ipynb #5a6b0474
 def _one_label_each(counts, # label counts, items x classes (each row with at least one label)
@@ -62,7 +63,7 @@ def sign_test_pvalue(wins:int, # discordant gold items where the model is right 
     return float(stats.binom.sf(wins, wins + losses, 0.5) + u * stats.binom.pmf(wins, wins + losses, 0.5))
 
 # %% ../../nbs/certification/25_gold_power.ipynb #12d11389
-GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain", "betting")
+GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain", "betting", "proxy betting")
 
 @dataclass(frozen=True)
 class GoldTest(Verdict, AtLevel):
@@ -120,11 +121,18 @@ def _test_from_arrays(test, M, H, d, delta, tau, u=None):
          else mean_pvalue(x, -1, 1, tau, "betting"))
     return 1.0 - p, est, w, l
 
+# %% ../../nbs/certification/25_gold_power.ipynb #b9654f3b
+def _proxy_test(ann, model, terms, d, delta, tau):
+    "(S, estimate) of the default test: the pool's latent-class proxy (annotations and model only) and bets on the gold items' D in hashed order."
+    px = latent_proxy(ann, model)
+    z = px["proxy"].reindex(terms.index).to_numpy()[hashed_order(terms.index)]
+    return proxy_betting_confidence(d, z, px, tau, delta)
+
 # %% ../../nbs/certification/25_gold_power.ipynb #34ac5364
 def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
               gold:pd.Series, # oracle labels of a uniformly random subset of the items (size fixed in advance), indexed by item id
-              test:str="betting", # 'betting' (plug-in bets on D, deterministic), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
+              test:str="betting", # 'betting' (plug-in bets on D, deterministic), 'proxy betting' (bets on D with a latent-class proxy: the pool's mean), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
               confidence:float=CONFIDENCE, # certified at this level (1 - delta)
               tau:float=0.0, # margin claimed (0 for 'sign')
               seed:int|None=None, # seed of the drawn labels ('sign', 'randomised sign', 'paired betting' only, and required there), fixed once per study before the gold
@@ -136,7 +144,8 @@ def gold_test(ann:Annotations, # the human labels (any design)
     terms = gold_terms(ann, model, gold)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
     d = terms["D"].to_numpy()[hashed_order(terms.index)]                 # the betting tests' order: by hashed item id
-    if seed is None: S, est, w, l = _test_from_arrays(test, None, None, d, delta, tau)
+    if test == "proxy betting": (S, est), w, l = _proxy_test(ann, model, terms, d, delta, tau), 0, 0
+    elif seed is None: S, est, w, l = _test_from_arrays(test, None, None, d, delta, tau)
     else:
         pt = paired_terms(ann, model, gold, seed)
         S, est, w, l = _test_from_arrays(test, pt["model right"].to_numpy(), pt["drawn label right"].to_numpy(), d, delta, tau, _uniform(seed))
