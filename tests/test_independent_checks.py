@@ -1242,7 +1242,7 @@ def test_proxy_bettor_on_made_up_tables(seed, tau, const):
 
 
 @_needs_pb
-@pytest.mark.xfail(strict=True, reason="finding (indep42): the estimate's final slope uses the pool's variance of h "
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="finding (indep42): the estimate's final slope uses the pool's variance of h "
                    "with ddof=1, the bets' lambda_t ddof=0; the statement names one slope (differs by ~5e-6 here)")
 def test_proxy_estimate_slope_uses_population_variance():
     "The estimate lam_n mean_pool(h) + mean_gold(D - lam_n h) with lam_n = the bets' slope formula after all n items."
