@@ -178,6 +178,7 @@ def test_level_at_zero_mean(name):
 # (N = 400, 1-6 labels, mean D exactly 0): n = 200: 0.087 of 1,000 studies certified (0.036 with a fresh uniform
 # order per study, 0.087 with my own bettor in the hashed order, so not a coding slip); over six id prefixes 0.005 to
 # 0.075 (n = 200) and 0.000 to 0.1175 (n = 350). The bigger n / N, the bigger the effect (n = 50: 0.005-0.0075).
+# A pool whose D follows the hash ranks (below) certifies in 45 % of studies at n = 50 of 200.
 HALF = (2, 400, 0.7, 0.7, (1, 2, 3, 6))
 
 
@@ -189,6 +190,30 @@ def test_level_at_zero_mean_most_of_the_pool():
     counts, m, g = zero_pool(*HALF)
     ok, k = _level_ok(studies(counts, m, g, 350, 14, studies=300))
     assert ok, f"{k} of 300 studies certified at 95 % at mean D = 0"
+
+
+def _hash_aligned_pool(N=200):
+    """Mean D exactly 0, D aligned with the ids' hash ranks: the first half in hashed order has 3 humans wrong and the
+    model right (D = +1), the second 3 humans right and the model wrong (D = -1). Nothing in the labels is unusual;
+    only the ids are (anyone can compute the hash, so such ids can be chosen, or come by chance in part)."""
+    ids = np.array([f"q{i:04d}" for i in range(N)])                   # as_public's ids
+    early = np.empty(N, bool)
+    early[hashed_order(ids)] = np.arange(N) < N // 2
+    g, counts, m = np.zeros(N, int), np.zeros((N, len(CLASSES)), np.int64), np.zeros(N, int)
+    counts[early, 1], m[early] = 3, 0
+    counts[~early, 0], m[~early] = 3, 1
+    return counts, m, g
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="finding (indep42): with D aligned with the ids' hash "
+                   "ranks, 91 of 200 studies certify at mean D = 0 (n = 50 of 200; 65 at n = 190; 6 with a fresh uniform "
+                   "order)")
+def test_level_at_zero_mean_hash_aligned_pool():
+    "The level for a pool whose D follows the hashed order of its ids (mean D exactly 0), n = 50 of 200."
+    counts, m, g = _hash_aligned_pool()
+    assert sum(Fraction(int(m[i] == g[i])) - Fraction(int(counts[i, g[i]]), 3) for i in range(len(g))) == 0
+    ok, k = _level_ok(studies(counts, m, g, 50, 16))
+    assert ok, f"{k} of {STUDIES} studies certified at 95 % at mean D = 0"
 
 
 def test_level_most_of_the_pool_random_order():
