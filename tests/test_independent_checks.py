@@ -1030,3 +1030,223 @@ def test_score_budget_class_shares_from_pilot():
     by = got.by.loc[list(names)]
     assert list(by.labels_gold) == gold and list(by.labels_ppi) == ppi
     assert (got.n_gold, got.n_ppi) == (max(gold), max(ppi))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# 11. The proxy bettor on D: pooled Dawid-Skene proxy and predictable plug-in bets (nb 21, issue 42 section 1)
+# ---------------------------------------------------------------------------------------------------------------
+# Written from nb 21's Statement, Derivation and docstrings only (not its code). The pool: the items with a human
+# label. EM item by item (not on distinct patterns): one confusion matrix theta shared by every human label, one phi
+# for the model's label over the classes plus an "other" column for every label outside them, the prior pi from the
+# posteriors; 1e-6 added to the M-step's counts; EM starts from each item's label shares and stops when no posterior
+# moves by more than tol. Two points the text leaves open, measured against the package (tests below):
+#   - whether pi's counts get the 1e-6 too ("every count of the M-step"), and whether phi has its "other" column when
+#     no model label is outside the classes. The package: no 1e-6 on pi, "other" always there (agreement 1e-14); my
+#     literal reading (1e-6 on pi, "other" only when used) moves the proxy by up to 1.2e-8 on these data;
+#   - lambda_t: the least-squares slope with an intercept (sums about the past gold items' own means), plus KAPPA
+#     pseudo-items adding KAPPA*vh to S_zz and KAPPA*vh*1 to S_zd (slope 1); no past item (or one): 1.
+# When lo_t >= 0 no loss is possible and the bet is the plug-in size alone (the 3/4 cap is void).
+try:
+    from humancert.certification import proxy_betting as _pb
+except ImportError:                                                    # a branch without nb 21
+    _pb = None
+_needs_pb = pytest.mark.skipif(_pb is None, reason="proxy_betting (nb 21) is not on this branch")
+_EPS, _KAPPA, _LAM_MAX, _V_FLOOR = 1e-6, 10, 2.0, 1e-4
+
+
+def _my_latent_proxy(counts, m, tol=1e-10, max_iter=2000, other_always=True, eps_prior=0.0):
+    """counts: N x C human label counts (every row > 0); m: the model's class code per item, C for a label outside the
+    classes. (h, a, residual variance, posteriors), item by item."""
+    counts = np.asarray(counts, float)
+    N, C = counts.shape
+    n_i = counts.sum(1)
+    K = C + 1 if (other_always or (m >= C).any()) else C               # the model's categories
+    M = np.zeros((N, K))
+    M[np.arange(N), m] = 1.0
+    p = counts / n_i[:, None]
+    for _ in range(max_iter):
+        pi = p.sum(0) + eps_prior
+        pi /= pi.sum()
+        th = p.T @ counts + _EPS                                       # th[c, j]: P(a human says j | oracle c)
+        th /= th.sum(1, keepdims=True)
+        ph = p.T @ M + _EPS                                            # ph[c, k]: P(the model says k | oracle c)
+        ph /= ph.sum(1, keepdims=True)
+        logp = np.log(pi)[None, :] + counts @ np.log(th).T + M @ np.log(ph).T
+        logp -= logp.max(1, keepdims=True)
+        new = np.exp(logp)
+        new /= new.sum(1, keepdims=True)
+        moved = np.abs(new - p).max()
+        p = new
+        if moved <= tol:
+            break
+    Dc = (m[:, None] == np.arange(C)[None, :]).astype(float) - counts / n_i[:, None]   # D_i(c)
+    h = (p * Dc).sum(1)
+    return h, Dc.min(1), (p * (Dc - h[:, None]) ** 2).sum(1), p
+
+
+def _my_slope(d, z, vh):
+    "Least-squares slope of d on z (with an intercept) over the given items, pulled to 1 by KAPPA items of variance vh."
+    if vh <= 0:
+        return 0.0
+    szz = float(((z - z.mean()) ** 2).sum()) if len(d) else 0.0
+    szd = float(((z - z.mean()) * (d - d.mean())).sum()) if len(d) else 0.0
+    return min(max((szd + _KAPPA * vh) / (szz + _KAPPA * vh), 0.0), _LAM_MAX)
+
+
+def _my_proxy_bettor(d, z, h, a, resid, tau, delta):
+    "(S, estimate, log K_t path, smallest factor 1 + b_t Y_t) of the statement, step by step with plain loops."
+    d, z, h, a = (np.asarray(v, float) for v in (d, z, h, a))
+    N, n = len(h), len(d)
+    vh = float(h.var())                                                # population variance (ddof=0)
+    prior = max(float(np.mean(resid)), _V_FLOOR)
+    logK, Y, path, low = 0.0, [], [], math.inf
+    for t in range(1, n + 1):
+        past = slice(0, t - 1)
+        r = N - t + 1
+        mu = (h.sum() - z[past].sum()) / r
+        mt = (N * tau - d[past].sum()) / r
+        lam = _my_slope(d[past], z[past], vh)
+        lo = float(np.min(a - lam * h)) + lam * mu - mt
+        ys = np.array(Y)
+        v = (_KAPPA * prior + (float(((ys - ys.mean()) ** 2).sum()) if len(ys) else 0.0)) / (_KAPPA + t - 1)
+        b = math.sqrt(2 * math.log(1 / delta) / (n * v))
+        if lo < 0:
+            b = min(b, 0.75 / -lo)
+        y = d[t - 1] - lam * (z[t - 1] - mu) - mt
+        low = min(low, 1 + b * y)
+        logK += math.log1p(b * y)
+        Y.append(y)
+        path.append(logK)
+    lam_n = _my_slope(d, z, vh)                                        # the slope after all the gold items
+    est = lam_n * h.mean() + float(np.mean(d - lam_n * z))
+    S = -1.0 if est <= tau else max(0.0, 1 - math.exp(-max(path)))
+    return S, est, np.array(path), low
+
+
+def _pb_data(seed, N, C, labels, outside=0.0, acc=0.75, macc=0.85):
+    """N items of C classes; item i gets labels[i % len(labels)] human labels, each right with probability acc (else
+    a uniform wrong class); the model right with probability macc; then a share `outside` of the model's labels is a
+    label outside the classes. (counts N x C, the model's codes with C = outside, the oracle's codes)."""
+    rng = np.random.default_rng(seed)
+    g = rng.integers(0, C, N)
+    k = np.array([labels[i % len(labels)] for i in range(N)])
+    counts = np.zeros((N, C), int)
+    for i in range(N):
+        right = rng.random(k[i]) < acc
+        wrong = (g[i] + rng.integers(1, C, k[i])) % C
+        np.add.at(counts[i], np.where(right, g[i], wrong), 1)
+    m = np.where(rng.random(N) < macc, g, (g + rng.integers(1, C, N)) % C)
+    m = np.where(rng.random(N) < outside, C, m)
+    return counts, m, g
+
+
+def _pb_public(counts, m):
+    "The same data through the package: Annotations.from_counts, the model's labels by item id (outside: 'zz_other')."
+    C = counts.shape[1]
+    names = [f"c{k}" for k in range(C)]
+    ids = [f"it{i:03d}" for i in range(len(counts))]
+    ann = hc.Annotations.from_counts(pd.DataFrame(counts, index=ids, columns=names))
+    model = pd.Series([names[k] if k < C else "zz_other" for k in m], index=ids)
+    return ann, model, ids
+
+
+_PB_SETS = {   # name: (seed, N, C, labels per item (cycled), share of model labels outside, tau, n gold, delta)
+    "two classes, 3 labels": (1, 120, 2, [3], 0.0, 0.0, 60, 0.05),
+    "three classes, outside label, unequal labels": (2, 150, 3, [1, 2, 3, 5], 0.08, 0.0, 90, 0.05),
+    "three classes, tau > 0": (3, 150, 3, [2, 4, 3], 0.05, 0.03, 80, 0.1),
+    "two classes, unequal, tau > 0, all gold": (4, 100, 2, [1, 4, 2, 7], 0.0, 0.05, 100, 0.05),
+}
+
+
+def _pb_case(name):
+    "The data set, the package's proxy table in item order, and the gold items' D and proxy (a seeded uniform subset)."
+    seed, N, C, labels, outside, tau, n, delta = _PB_SETS[name]
+    counts, m, g = _pb_data(seed, N, C, labels, outside)
+    ann, model, ids = _pb_public(counts, m)
+    prox = _pb.latent_proxy(ann, model).loc[ids]
+    gi = np.random.default_rng(seed + 100).choice(N, n, replace=False)
+    d = (m[gi] == g[gi]).astype(float) - counts[gi, g[gi]] / counts[gi].sum(1)
+    return counts, m, ann, model, ids, prox, gi, d, tau, delta
+
+
+@_needs_pb
+@pytest.mark.parametrize("name", list(_PB_SETS))
+def test_latent_proxy_against_mine(name):
+    """latent_proxy's proxy, lowest D and residual variance against my item-by-item EM, to 1e-8 (measured <= 1e-14),
+    with the package's reading of the M-step (no 1e-6 on the prior's counts, phi's "other" column always there); my
+    literal reading of the text ('1e-6 added to every count', 'other' only when used) is within 1e-7 (measured
+    1.2e-8): the two readings differ, not the model."""
+    counts, m, ann, model, ids, prox, *_ = _pb_case(name)
+    h, a, resid, _ = _my_latent_proxy(counts, m)
+    np.testing.assert_allclose(prox["proxy"], h, rtol=0, atol=1e-8)
+    np.testing.assert_allclose(prox["lowest D"], a, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(prox["residual variance"], resid, rtol=0, atol=1e-8)
+    h2 = _my_latent_proxy(counts, m, other_always=False, eps_prior=_EPS)[0]
+    np.testing.assert_allclose(prox["proxy"], h2, rtol=0, atol=1e-7)
+
+
+@_needs_pb
+@pytest.mark.parametrize("name", list(_PB_SETS))
+def test_proxy_betting_confidence_against_mine(name):
+    """proxy_betting_confidence's S (to 1e-9) against my bettor fed the package's proxy table (the same h), on n gold
+    items drawn uniformly from the pool; proxy_log_capital's path (1e-9) and lambda_t (1e-12); every factor >= 1/4.
+    The estimate agrees to 1e-5 only: see test_proxy_estimate_slope_uses_population_variance."""
+    counts, m, ann, model, ids, prox, gi, d, tau, delta = _pb_case(name)
+    h, a, resid = (prox[c].to_numpy() for c in ("proxy", "lowest D", "residual variance"))
+    S, est = _pb.proxy_betting_confidence(d, h[gi], prox, tau, delta)
+    myS, myest, path, low = _my_proxy_bettor(d, h[gi], h, a, resid, tau, delta)
+    assert abs(S - myS) <= 1e-9 and abs(est - myest) <= 1e-5, (S, myS, est, myest)
+    logk, lam, _ = _pb.proxy_log_capital(d, h[gi], prox, tau, delta)
+    np.testing.assert_allclose(logk, path, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(lam, [_my_slope(d[:t], h[gi][:t], h.var()) for t in range(len(d))], rtol=0, atol=1e-12)
+    assert low >= 0.25 - 1e-12
+
+
+def test_proxy_sets_not_trivial():
+    """The data sets above exercise the bets (my code alone): S strictly between 0.5 and 0.999 in two or more (measured
+    0.9989, 0.785, -1, 0.659), and -1 in one (the estimate 0.009 <= tau = 0.03)."""
+    got = [_my_proxy_bettor(*_pb_mine_args(name))[0] for name in _PB_SETS]
+    assert sum(0.5 < s < 0.999 for s in got) >= 2 and -1.0 in got, got
+
+
+def _pb_mine_args(name):
+    "My bettor's arguments on a set, from my own EM (no package call)."
+    seed, N, C, labels, outside, tau, n, delta = _PB_SETS[name]
+    counts, m, g = _pb_data(seed, N, C, labels, outside)
+    h, a, resid, _ = _my_latent_proxy(counts, m)
+    gi = np.random.default_rng(seed + 100).choice(N, n, replace=False)
+    d = (m[gi] == g[gi]).astype(float) - counts[gi, g[gi]] / counts[gi].sum(1)
+    return d, h[gi], h, a, resid, tau, delta
+
+
+@_needs_pb
+@pytest.mark.parametrize("seed, tau, const", [(11, 0.0, False), (12, 0.1, False), (15, -0.5, False), (14, 0.05, True)])
+def test_proxy_bettor_on_made_up_tables(seed, tau, const):
+    """The bettor alone on a proxy table made up here (any h fixed before the gold is allowed): lowest D a in
+    [-1, 0], D in [a, 1], h between a and 1, residual variances in [0, 0.3]; tau = -0.5 makes lo_t >= 0 at 4 steps
+    (measured: the bet is not capped there); a constant h has pool variance 0 (lambda = 0). S to 1e-9 (S 0.76 at
+    seed 12), the log-capital path to 1e-9, the estimate to 2e-4 (N = 80: the ddof=1 slope of the xfail below)."""
+    rng = np.random.default_rng(seed)
+    N, n = 80, 50
+    a = -rng.random(N)
+    D = a + (1 - a) * rng.beta(2, 2.5, N)
+    h = np.full(N, 0.2) if const else np.clip(D + rng.normal(0, 0.3, N), a, 1)
+    prox = pd.DataFrame({"proxy": h, "lowest D": a, "residual variance": 0.3 * rng.random(N)},
+                        index=[f"u{i}" for i in range(N)])
+    gi = rng.choice(N, n, replace=False)
+    S, est = _pb.proxy_betting_confidence(D[gi], h[gi], prox, tau, 0.05)
+    myS, myest, path, low = _my_proxy_bettor(D[gi], h[gi], h, a, prox["residual variance"].to_numpy(), tau, 0.05)
+    assert abs(S - myS) <= 1e-9 and abs(est - myest) <= 2e-4, (S, myS, est, myest)   # 6.9e-5 at seed 12: the xfail
+    np.testing.assert_allclose(_pb.proxy_log_capital(D[gi], h[gi], prox, tau, 0.05)[0], path, rtol=0, atol=1e-9)
+    assert low >= 0.25 - 1e-12
+
+
+@_needs_pb
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="finding (indep42): the estimate's final slope uses the pool's variance of h "
+                   "with ddof=1, the bets' lambda_t ddof=0; the statement names one slope (differs by ~5e-6 here)")
+def test_proxy_estimate_slope_uses_population_variance():
+    "The estimate lam_n mean_pool(h) + mean_gold(D - lam_n h) with lam_n = the bets' slope formula after all n items."
+    counts, m, ann, model, ids, prox, gi, d, tau, delta = _pb_case("three classes, outside label, unequal labels")
+    h, a, resid = (prox[c].to_numpy() for c in ("proxy", "lowest D", "residual variance"))
+    est = _pb.proxy_betting_confidence(d, h[gi], prox, tau, delta)[1]
+    assert abs(est - _my_proxy_bettor(d, h[gi], h, a, resid, tau, delta)[1]) <= 1e-12
