@@ -122,20 +122,20 @@ def _test_from_arrays(test, M, H, d, delta, tau, u=None):
     return 1.0 - p, est, w, l
 
 # %% ../../nbs/certification/25_gold_power.ipynb #b9654f3b
-def _proxy_test(ann, model, terms, d, delta, tau):
-    "(S, estimate) of the default test: the pool's latent-class proxy (annotations and model only) and bets on the gold items' D in hashed order."
+def _proxy_test(ann, model, terms, delta, tau, seed):
+    "(S, estimate) of 'proxy betting': the pool's latent-class proxy (annotations and model only), bets on the gold items in the seed's random order."
     px = latent_proxy(ann, model)
-    z = px["proxy"].reindex(terms.index).to_numpy()[hashed_order(terms.index)]
-    return proxy_betting_confidence(d, z, px, tau, delta)
+    o = hashed_order(terms.index)[np.random.default_rng([int(seed), 2]).permutation(len(terms))]   # the seed's order of the ids' canonical one
+    return proxy_betting_confidence(terms["D"].to_numpy()[o], px["proxy"].reindex(terms.index).to_numpy()[o], px, tau, delta)
 
 # %% ../../nbs/certification/25_gold_power.ipynb #34ac5364
 def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
               gold:pd.Series, # oracle labels of a uniformly random subset of the items (size fixed in advance), indexed by item id
-              test:str="betting", # 'betting' (plug-in bets on D, deterministic), 'proxy betting' (bets on D with a latent-class proxy: the pool's mean), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
+              test:str="betting", # 'betting' (plug-in bets on D, deterministic), 'proxy betting' (bets on D with a latent-class proxy: the pool's mean; a seeded order), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
               confidence:float=CONFIDENCE, # certified at this level (1 - delta)
               tau:float=0.0, # margin claimed (0 for 'sign')
-              seed:int|None=None, # seed of the drawn labels ('sign', 'randomised sign', 'paired betting' only, and required there), fixed once per study before the gold
+              seed:int|None=None, # seed of the drawn labels ('sign', 'randomised sign', 'paired betting') or of the gold items' order ('proxy betting'); required there, fixed once per study before the gold
               delta:float|None=None, # old name: failure probability 1 - confidence; kept working
              ) -> GoldTest:
     "A fixed-size test that the model is more accurate than the average annotator, from gold labels on a random subset."
@@ -144,7 +144,7 @@ def gold_test(ann:Annotations, # the human labels (any design)
     terms = gold_terms(ann, model, gold)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
     d = terms["D"].to_numpy()[hashed_order(terms.index)]                 # the betting tests' order: by hashed item id
-    if test == "proxy betting": (S, est), w, l = _proxy_test(ann, model, terms, d, delta, tau), 0, 0
+    if test == "proxy betting": (S, est), w, l = _proxy_test(ann, model, terms, delta, tau, seed), 0, 0
     elif seed is None: S, est, w, l = _test_from_arrays(test, None, None, d, delta, tau)
     else:
         pt = paired_terms(ann, model, gold, seed)

@@ -1,4 +1,4 @@
-"""A gold test for the pool's mean (`test='proxy betting'`): deterministic, valid at every number of gold items, and in most cells of the gold-power grid more powerful than the randomised sign test; a Dawid-Skene model fitted to the annotations and the model's labels (no gold) predicts each item's $D$, and a bettor bets on what the prediction leaves.
+"""A gold test for the pool's mean (`test='proxy betting'`, with a seed for the order): valid at every number of gold items, and in most cells of the gold-power grid more powerful than the randomised sign test; a Dawid-Skene model fitted to the annotations and the model's labels (no gold) predicts each item's $D$, and a bettor bets on what the prediction leaves.
 
 Docs: https://humancert.github.io/humancert/certification/proxy_betting.html.md"""
 
@@ -7,14 +7,14 @@ Docs: https://humancert.github.io/humancert/certification/proxy_betting.html.md"
 # %% auto #0
 __all__ = ['KAPPA', 'LAM_MAX', 'latent_proxy', 'proxy_log_capital', 'proxy_betting_confidence']
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #87c1f754
+# %% ../../nbs/certification/21_proxy_betting.ipynb #6c6c0252
 import numpy as np
 import pandas as pd
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions
 from .gold_certificate import PLUGIN_CAP
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #40736dc9
+# %% ../../nbs/certification/21_proxy_betting.ipynb #58f9de60
 def _patterns(counts, # label counts, items x classes
               m, # the model's code per item
              ) -> tuple:
@@ -23,7 +23,7 @@ def _patterns(counts, # label counts, items x classes
     pat, inv, w = np.unique(key, axis=0, return_inverse=True, return_counts=True)
     return pat[:, :-1], pat[:, -1], inv.ravel(), w
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #a2aec78d
+# %% ../../nbs/certification/21_proxy_betting.ipynb #9363db63
 def _em(counts, # distinct label-count rows (float), patterns x classes
         m, # the model's code per row (C for a label outside the classes)
         w, # each row's number of items
@@ -44,7 +44,7 @@ def _em(counts, # distinct label-count rows (float), patterns x classes
         if step < tol: return post, it, True
     return post, max_iter, False
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #d9b4b105
+# %% ../../nbs/certification/21_proxy_betting.ipynb #1816f3c2
 def latent_proxy(ann:Annotations, # the human labels of the pool (any design)
                  model, # the model's label per item (Series indexed by item, or in item order)
                  max_iter:int=2000, # most EM steps
@@ -70,7 +70,7 @@ def latent_proxy(ann:Annotations, # the human labels of the pool (any design)
     fr.attrs.update(iterations=steps, converged=ok)
     return fr
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #106eed8e
+# %% ../../nbs/certification/21_proxy_betting.ipynb #52691b60
 KAPPA = 10      # pseudo-items behind the prior slope (1) and the prior variance of the bets
 LAM_MAX = 2.0   # the largest weight on the proxy
 
@@ -87,7 +87,7 @@ def _slopes(d, z, vh):
     if vh <= 0: return np.zeros(len(d))
     return np.clip((sdz - sd * sz / k + KAPPA * vh) / (np.maximum(szz - sz * sz / k, 0.0) + KAPPA * vh), 0.0, LAM_MAX)
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #a0619b98
+# %% ../../nbs/certification/21_proxy_betting.ipynb #f30bf57f
 def _pool_terms(proxy:pd.DataFrame) -> tuple:
     "What the bets need of the pool: N, the sum and variance of h, its distinct (lowest D, h) pairs and the mean residual variance."
     h, a = proxy["proxy"].to_numpy(dtype=np.float64), proxy["lowest D"].to_numpy(dtype=np.float64)
@@ -108,7 +108,7 @@ def _capital(d, z, pool:tuple, tau, delta):
     bet = np.where(lo < 0, np.minimum(bet, PLUGIN_CAP / np.maximum(-lo, 1e-300)), bet)
     return np.cumsum(np.log1p(bet * y)), lam, y
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #2358035d
+# %% ../../nbs/certification/21_proxy_betting.ipynb #9d882e57
 def proxy_log_capital(d, # D of the gold items, in their hashed order
                       z, # the proxy h of the same items
                       proxy:pd.DataFrame, # latent_proxy of the whole pool (the gold items among its rows)
@@ -118,7 +118,7 @@ def proxy_log_capital(d, # D of the gold items, in their hashed order
     "(log K_t after each gold item, lambda_t, Y_t) of the proxy bettor; K is a supermartingale when the pool's mean D <= tau."
     return _capital(np.asarray(d, dtype=np.float64), np.asarray(z, dtype=np.float64), _pool_terms(proxy), tau, delta)
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #0f2971a2
+# %% ../../nbs/certification/21_proxy_betting.ipynb #ed4f9f56
 def proxy_betting_confidence(d, # D of the gold items, in their hashed order
                              z, # the proxy h of the same items
                              proxy:pd.DataFrame, # latent_proxy of the pool
@@ -128,7 +128,7 @@ def proxy_betting_confidence(d, # D of the gold items, in their hashed order
     "(S, the prediction-powered estimate of the pool's mean D): S = 1 - 1 / max_t K_t (at least 0), -1 when the estimate does not exceed tau."
     d, z = np.asarray(d, dtype=np.float64), np.asarray(z, dtype=np.float64)
     lk, lam, _ = proxy_log_capital(d, z, proxy, tau, delta)
-    lam_all = _slopes(np.r_[d, 0.0], np.r_[z, 0.0], float(proxy["proxy"].var()))[-1]     # the slope after every gold item
+    lam_all = _slopes(np.r_[d, 0.0], np.r_[z, 0.0], float(proxy["proxy"].var(ddof=0)))[-1]     # the slope after every gold item (the bets' formula)
     est = float(lam_all * proxy["proxy"].mean() + (d - lam_all * z).mean())
-    if est <= tau: return -1.0, est
+    if est <= tau + 1e-12: return -1.0, est                                 # within rounding of tau: not above it
     return max(0.0, float(-np.expm1(-lk.max()))), est
