@@ -1046,11 +1046,7 @@ def test_score_budget_class_shares_from_pilot():
 #   - lambda_t: the least-squares slope with an intercept (sums about the past gold items' own means), plus KAPPA
 #     pseudo-items adding KAPPA*vh to S_zz and KAPPA*vh*1 to S_zd (slope 1); no past item (or one): 1.
 # When lo_t >= 0 no loss is possible and the bet is the plug-in size alone (the 3/4 cap is void).
-try:
-    from humancert.certification import proxy_betting as _pb
-except ImportError:                                                    # a branch without nb 21
-    _pb = None
-_needs_pb = pytest.mark.skipif(_pb is None, reason="proxy_betting (nb 21) is not on this branch")
+from humancert.certification import proxy_betting as _pb
 _EPS, _KAPPA, _LAM_MAX, _V_FLOOR = 1e-6, 10, 2.0, 1e-4
 
 
@@ -1169,7 +1165,6 @@ def _pb_case(name):
     return counts, m, ann, model, ids, prox, gi, d, tau, delta
 
 
-@_needs_pb
 @pytest.mark.parametrize("name", list(_PB_SETS))
 def test_latent_proxy_against_mine(name):
     """latent_proxy's proxy, lowest D and residual variance against my item-by-item EM, to 1e-8 (measured <= 1e-14),
@@ -1185,7 +1180,6 @@ def test_latent_proxy_against_mine(name):
     np.testing.assert_allclose(prox["proxy"], h2, rtol=0, atol=1e-7)
 
 
-@_needs_pb
 @pytest.mark.parametrize("name", list(_PB_SETS))
 def test_proxy_betting_confidence_against_mine(name):
     """proxy_betting_confidence's S (to 1e-9) against my bettor fed the package's proxy table (the same h), on n gold
@@ -1219,13 +1213,12 @@ def _pb_mine_args(name):
     return d, h[gi], h, a, resid, tau, delta
 
 
-@_needs_pb
 @pytest.mark.parametrize("seed, tau, const", [(11, 0.0, False), (12, 0.1, False), (15, -0.5, False), (14, 0.05, True)])
 def test_proxy_bettor_on_made_up_tables(seed, tau, const):
     """The bettor alone on a proxy table made up here (any h fixed before the gold is allowed): lowest D a in
     [-1, 0], D in [a, 1], h between a and 1, residual variances in [0, 0.3]; tau = -0.5 makes lo_t >= 0 at 4 steps
     (measured: the bet is not capped there); a constant h has pool variance 0 (lambda = 0). S to 1e-9 (S 0.76 at
-    seed 12), the log-capital path to 1e-9, the estimate to 2e-4 (N = 80: the ddof=1 slope of the xfail below)."""
+    seed 12), the log-capital path to 1e-9, the estimate to 1e-12 (one slope formula, the pool's variance with ddof 0)."""
     rng = np.random.default_rng(seed)
     N, n = 80, 50
     a = -rng.random(N)
@@ -1236,14 +1229,11 @@ def test_proxy_bettor_on_made_up_tables(seed, tau, const):
     gi = rng.choice(N, n, replace=False)
     S, est = _pb.proxy_betting_confidence(D[gi], h[gi], prox, tau, 0.05)
     myS, myest, path, low = _my_proxy_bettor(D[gi], h[gi], h, a, prox["residual variance"].to_numpy(), tau, 0.05)
-    assert abs(S - myS) <= 1e-9 and abs(est - myest) <= 2e-4, (S, myS, est, myest)   # 6.9e-5 at seed 12: the xfail
+    assert abs(S - myS) <= 1e-9 and abs(est - myest) <= 1e-12, (S, myS, est, myest)
     np.testing.assert_allclose(_pb.proxy_log_capital(D[gi], h[gi], prox, tau, 0.05)[0], path, rtol=0, atol=1e-9)
     assert low >= 0.25 - 1e-12
 
 
-@_needs_pb
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="finding (indep42): the estimate's final slope uses the pool's variance of h "
-                   "with ddof=1, the bets' lambda_t ddof=0; the statement names one slope (differs by ~5e-6 here)")
 def test_proxy_estimate_slope_uses_population_variance():
     "The estimate lam_n mean_pool(h) + mean_gold(D - lam_n h) with lam_n = the bets' slope formula after all n items."
     counts, m, ann, model, ids, prox, gi, d, tau, delta = _pb_case("three classes, outside label, unequal labels")
