@@ -217,6 +217,10 @@ from .certification.gold_power import (
     GoldTest as GoldTest,
     gold_test as gold_test,
 )
+from .certification.proxy_betting import (
+    latent_proxy as latent_proxy,
+    proxy_betting_confidence as proxy_betting_confidence,
+)
 from .certification.gold_sequence import (
     GoldSequence as GoldSequence,
     SequentialCertificate as SequentialCertificate,
@@ -465,6 +469,8 @@ __all__ = [
     'GOLD_TESTS',
     'GoldTest',
     'gold_test',
+    'latent_proxy',
+    'proxy_betting_confidence',
     'GoldSequence',
     'SequentialCertificate',
     'next_gold_items',

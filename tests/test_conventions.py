@@ -86,6 +86,7 @@ LEVEL_EXCEPTIONS = {
     "hoeffding_slack": "formula-level: the slack t of exp(-2 N t^2) = delta, stated in the paper's delta (eq. 10/12)",
     "lower_limit": "formula-level tail bound in the paper's delta (stronger-certificates notebook), as the tail deltas",
     "upper_limit": "formula-level tail bound in the paper's delta (stronger-certificates notebook), as the tail deltas",
+    "proxy_betting_confidence": "formula-level: S of the proxy bettor at the delta its bets are tuned to (nb 21); the public call is certify_with_gold(test='proxy betting')",
     # the agreement coefficients already name their interval's level `confidence` (0.95); there is no old `delta` to keep,
     # and an interval below 0.5 is odd but well defined, so they keep their own check
     **{n: "agreement interval: already `confidence` (no old `delta` to keep)" for n in
