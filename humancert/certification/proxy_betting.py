@@ -7,14 +7,14 @@ Docs: https://humancert.github.io/humancert/certification/proxy_betting.html.md"
 # %% auto #0
 __all__ = ['KAPPA', 'LAM_MAX', 'latent_proxy', 'proxy_log_capital', 'proxy_betting_confidence']
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #6c6c0252
+# %% ../../nbs/certification/21_proxy_betting.ipynb #3a5d2502
 import numpy as np
 import pandas as pd
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions
 from .gold_certificate import PLUGIN_CAP
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #58f9de60
+# %% ../../nbs/certification/21_proxy_betting.ipynb #970302c9
 def _patterns(counts, # label counts, items x classes
               m, # the model's code per item
              ) -> tuple:
@@ -23,7 +23,7 @@ def _patterns(counts, # label counts, items x classes
     pat, inv, w = np.unique(key, axis=0, return_inverse=True, return_counts=True)
     return pat[:, :-1], pat[:, -1], inv.ravel(), w
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #9363db63
+# %% ../../nbs/certification/21_proxy_betting.ipynb #47eac519
 def _em(counts, # distinct label-count rows (float), patterns x classes
         m, # the model's code per row (C for a label outside the classes)
         w, # each row's number of items
@@ -44,7 +44,7 @@ def _em(counts, # distinct label-count rows (float), patterns x classes
         if step < tol: return post, it, True
     return post, max_iter, False
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #1816f3c2
+# %% ../../nbs/certification/21_proxy_betting.ipynb #9a567d8d
 def latent_proxy(ann:Annotations, # the human labels of the pool (any design)
                  model, # the model's label per item (Series indexed by item, or in item order)
                  max_iter:int=2000, # most EM steps
@@ -70,7 +70,7 @@ def latent_proxy(ann:Annotations, # the human labels of the pool (any design)
     fr.attrs.update(iterations=steps, converged=ok)
     return fr
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #52691b60
+# %% ../../nbs/certification/21_proxy_betting.ipynb #ca2b6eab
 KAPPA = 10      # pseudo-items behind the prior slope (1) and the prior variance of the bets
 LAM_MAX = 2.0   # the largest weight on the proxy
 
@@ -87,7 +87,7 @@ def _slopes(d, z, vh):
     if vh <= 0: return np.zeros(len(d))
     return np.clip((sdz - sd * sz / k + KAPPA * vh) / (np.maximum(szz - sz * sz / k, 0.0) + KAPPA * vh), 0.0, LAM_MAX)
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #f30bf57f
+# %% ../../nbs/certification/21_proxy_betting.ipynb #e0366b0a
 def _pool_terms(proxy:pd.DataFrame) -> tuple:
     "What the bets need of the pool: N, the sum and variance of h, its distinct (lowest D, h) pairs and the mean residual variance."
     h, a = proxy["proxy"].to_numpy(dtype=np.float64), proxy["lowest D"].to_numpy(dtype=np.float64)
@@ -108,7 +108,7 @@ def _capital(d, z, pool:tuple, tau, delta):
     bet = np.where(lo < 0, np.minimum(bet, PLUGIN_CAP / np.maximum(-lo, 1e-300)), bet)
     return np.cumsum(np.log1p(bet * y)), lam, y
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #9d882e57
+# %% ../../nbs/certification/21_proxy_betting.ipynb #cf0e18c5
 def proxy_log_capital(d, # D of the gold items, in their hashed order
                       z, # the proxy h of the same items
                       proxy:pd.DataFrame, # latent_proxy of the whole pool (the gold items among its rows)
@@ -118,7 +118,7 @@ def proxy_log_capital(d, # D of the gold items, in their hashed order
     "(log K_t after each gold item, lambda_t, Y_t) of the proxy bettor; K is a supermartingale when the pool's mean D <= tau."
     return _capital(np.asarray(d, dtype=np.float64), np.asarray(z, dtype=np.float64), _pool_terms(proxy), tau, delta)
 
-# %% ../../nbs/certification/21_proxy_betting.ipynb #ed4f9f56
+# %% ../../nbs/certification/21_proxy_betting.ipynb #6a778ad8
 def proxy_betting_confidence(d, # D of the gold items, in their hashed order
                              z, # the proxy h of the same items
                              proxy:pd.DataFrame, # latent_proxy of the pool
