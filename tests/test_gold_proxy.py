@@ -257,3 +257,15 @@ def test_every_pool_item_gold_zero_mean_not_certified():
     for seed, N, labels in ((1, 1000, (3, 6)), HALF[:2] + HALF[4:]):
         counts, m, g = zero_pool(seed, N, 0.75, 0.75, labels)
         assert score(*as_public(counts, m, g), 5) < 1 - DELTA
+
+
+def test_bad_arguments_name_what_to_do():
+    "Without a seed, with clusters: a ValueError naming the argument and what to do (never a silent hashed order)."
+    counts, m, g = zero_pool(0, 60, 0.8, 0.8)
+    ann, model, gold = as_public(counts, m, g)
+    with pytest.raises(ValueError, match="`seed` is required with test='proxy betting': it draws the gold items' order"):
+        hc.certify_with_gold(ann, model, gold.iloc[:20], test="proxy betting")
+    with pytest.raises(ValueError, match="`clusters`: test='proxy betting' bets on single gold items in a seeded order; with clusters"):
+        hc.certify_with_gold(ann, model, gold.iloc[:20], test="proxy betting", seed=1, clusters=np.arange(60) // 3)
+    with pytest.raises(ValueError, match="`seed` is required with test='proxy betting'"):
+        hc.gold_test(ann, model, gold.iloc[:20], "proxy betting")

@@ -426,7 +426,8 @@ CLUSTER_TESTS = ("betting", "e-process", "plain")   # the tests on D that run on
 def _gold_clusters(clusters, ann, terms, f, test):
     "D's mean over each gold cluster's gold items (indexed by cluster id), f's over the same items, f's over each cluster's items: the certificate's units with `clusters`."
     if test not in CLUSTER_TESTS:
-        raise ValueError(f"`clusters`: test={test!r} draws one human label per gold item; with clusters the tests run on cluster means: "
+        raise ValueError(f"`clusters`: test={test!r} " + ("bets on single gold items in a seeded order" if test == "proxy betting" else "draws one human label per gold item")
+                         + "; with clusters the tests run on cluster means: "
                          f"use test='auto' (betting on D) or one of {list(CLUSTER_TESTS)}.")
     codes = cluster_codes(clusters, ann.items)                              # every item a cluster, or an error naming `clusters`
     ids = pd.Series(clusters.reindex(ann.items).to_numpy() if isinstance(clusters, pd.Series) else np.asarray(clusters, dtype=object),
