@@ -157,3 +157,52 @@ def test_report_json_proved_confidence_where_something_is_proved(tmp_path):
     cert = json.loads((tmp_path / "rep" / "report.json").read_text())["certificate"]
     assert cert["proved_confidence"] == pytest.approx(2 * c.score - 1, abs=1e-12)
     assert cert["proved_confidence_note"].startswith("2S - 1: the split is chosen from the data")
+
+
+# ---------------------------------------------------------------- --runs with --rater-kind
+
+def _runs_panel(n=60, seed=3):
+    "Long table of three HUMAN raters (no run id) and the LLM_JUDGE 'gpt' run twice (run ids r1, r2: one row per item and run)."
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, 2, n)
+    rows = []
+    for rater, kind, acc, run in (("h1", "HUMAN", 0.85, None), ("h2", "HUMAN", 0.8, None), ("h3", "HUMAN", 0.8, None),
+                                  ("gpt", "LLM_JUDGE", 0.9, "r1"), ("gpt", "LLM_JUDGE", 0.9, "r2")):
+        lab = np.where(rng.random(n) < acc, truth, 1 - truth)
+        rows += [(i, rater, "ab"[l], kind, run) for i, l in enumerate(lab)]
+    return pd.DataFrame(rows, columns=["item", "rater", "label", "kind", "run"])
+
+
+def _flip_line(c):
+    "The block's flip-rate numbers as the text form prints them, from a JudgeConsistency called directly."
+    return f"flip rate             {c.flip_rate:.4f}  [{c.flip_ci[0]:.4f}, {c.flip_ci[1]:.4f}] (Clopper-Pearson); {c.flips} of {c.n_items} items"
+
+
+def test_rater_kind_with_runs_column_is_refused_in_one_line(tmp_path):
+    "Before: --runs COLUMN with --rater-kind said `--label: judge 'gpt' gives item I labels ['a', 'b']` (the runs read as duplicate labels)."
+    _runs_panel().to_csv(tmp_path / "panel.csv", index=False)
+    code, out, err = cli("report", tmp_path / "panel.csv", "--format", "long", "--annotator", "rater", "--rater-kind", "kind", "--runs", "run")
+    assert (code, out, len(err.splitlines())) == (2, "", 1), err
+    assert err == ("humancert: error: --runs run: with --rater-kind give the judge's runs as a FILE (item ids, one column per run); for a column of "
+                   "run ids drop --rater-kind and name the judge's label column with --model (rows without a run id are the humans').\n"), err
+
+
+def test_rater_kind_with_runs_file_and_the_suggested_column_form(tmp_path):
+    "Before: --runs FILE with --rater-kind asked for --model, which --rater-kind refuses. Both ways the message offers give judge_consistency's block."
+    from humancert.judges.consistency import judge_consistency
+    df = _runs_panel()
+    runs = df[df.rater == "gpt"].pivot(index="item", columns="run", values="label")
+    runs.to_csv(tmp_path / "runs.csv")
+    df.drop_duplicates(["item", "rater"]).drop(columns="run").to_csv(tmp_path / "panel1.csv", index=False)   # the judge's first run as its labels
+    df.to_csv(tmp_path / "panel.csv", index=False)
+    c = judge_consistency(runs.rename_axis(None, axis=1).rename(columns=str))                  # the library, called directly
+    want = _flip_line(c)
+    assert 0 < c.flips < c.n_items                                                              # the runs disagree on some items: a block with something to show
+    code, out, err = cli("report", tmp_path / "panel1.csv", "--format", "long", "--annotator", "rater", "--rater-kind", "kind",
+                         "--n-bootstrap", "0", "--runs", tmp_path / "runs.csv", "--runs-as", "majority")
+    assert code == 0, err
+    assert "Repeated runs of judge 'gpt' (2 runs, 60 items" in out and want in out, out
+    assert "judge 'gpt' in the other sections (--runs-as majority)" in " ".join(out.split()), out
+    code, out2, err = cli("report", tmp_path / "panel.csv", "--format", "long", "--annotator", "rater", "--model", "label",
+                          "--n-bootstrap", "0", "--runs", "run")                                # the column form, without --rater-kind
+    assert code == 0 and want in out2, err or out2

@@ -256,11 +256,11 @@ def _runs_option(spec, # --runs: a file of item ids and one column per run (the 
                  case, # what was read (its judges and the eval file's judge name)
                  runs_as:str|None=None, # --runs-as: first or majority; None keeps --model's labels as given
                 ) -> dict|None:
-    "{judge: items x runs} for --runs (None when not given): the runs belong to the report's judge, --focus among several, else the one --model names; with --runs-as its labels become runs_as_judge's."
+    "{judge: items x runs} for --runs (None when not given): the runs belong to the report's judge, --focus among several (--model a,b or --rater-kind), else the first, else the one --model names; with --runs-as its labels become runs_as_judge's."
     if spec is None:
         if runs_as is not None: raise ValueError("--runs-as applies to --runs (the judge's repeated runs); add --runs or drop --runs-as.")
         return None
-    if model is None: raise ValueError("--runs are repeated runs of the report's judge: pass --model (its labels) too.")
+    if model is None and case.judges is None: raise ValueError("--runs are repeated runs of the report's judge: pass --model (its labels) too.")
     if case.ann is None: raise ValueError("--runs needs the labels in memory: drop --out-of-core.")
     who = str(focus) if focus is not None else str(case.judges.columns[0]) if case.judges is not None else _judge_label(model, getattr(case, "model_name", None))
     if getattr(case, "runs", None) is not None: df = case.runs              # --runs COLUMN: read with INPUT
@@ -334,6 +334,9 @@ def _report_case(input, dataset, format, item, annotator, label, missing, labels
     _check_sources(input, dataset, labels, memory_limit, duplicates, out_of_core)
     _check_model_spec(model)
     _check_table_options(dataset, out_of_core, rater_kind, judge_kinds, annotators, human_kinds)
+    if rater_kind is not None and runs is not None and not Path(str(runs)).is_file():   # a run id column would give the judge several labels per item
+        raise ValueError(f"--runs {runs}: with --rater-kind give the judge's runs as a FILE (item ids, one column per run); "
+                         "for a column of run ids drop --rater-kind and name the judge's label column with --model (rows without a run id are the humans').")
     column = runs is not None and input is not None and dataset is None and not out_of_core and rater_kind is None and not Path(str(runs)).is_file()
     case = (_panel_case(input, format, item, annotator, label, labels, rater_kind, judge_kinds, model, out_of_core, human_kinds) if rater_kind is not None
             else _runs_column_case(input, format, item, annotator, label, missing, labels, model, soft_model, duplicates, str(runs)) if column and model is not None
