@@ -109,7 +109,7 @@ def _capital(d, z, pool:tuple, tau, delta):
     return np.cumsum(np.log1p(bet * y)), lam, y
 
 # %% ../../nbs/certification/21_proxy_betting.ipynb #cf0e18c5
-def proxy_log_capital(d, # D of the gold items, in their hashed order
+def proxy_log_capital(d, # D of the gold items, in the order the bets take them (a seeded random order)
                       z, # the proxy h of the same items
                       proxy:pd.DataFrame, # latent_proxy of the whole pool (the gold items among its rows)
                       tau:float, # the claim is: the pool's mean D > tau
@@ -119,16 +119,16 @@ def proxy_log_capital(d, # D of the gold items, in their hashed order
     return _capital(np.asarray(d, dtype=np.float64), np.asarray(z, dtype=np.float64), _pool_terms(proxy), tau, delta)
 
 # %% ../../nbs/certification/21_proxy_betting.ipynb #6a778ad8
-def proxy_betting_confidence(d, # D of the gold items, in their hashed order
+def proxy_betting_confidence(d, # D of the gold items, in the order the bets take them (a seeded random order)
                              z, # the proxy h of the same items
                              proxy:pd.DataFrame, # latent_proxy of the pool
                              tau:float, # the claim is: the pool's mean D > tau
                              delta:float, # certified iff S >= 1 - delta
                             ) -> tuple:
     "(S, the prediction-powered estimate of the pool's mean D): S = 1 - 1 / max_t K_t (at least 0), -1 when the estimate does not exceed tau."
-    d, z = np.asarray(d, dtype=np.float64), np.asarray(z, dtype=np.float64)
-    lk, lam, _ = proxy_log_capital(d, z, proxy, tau, delta)
-    lam_all = _slopes(np.r_[d, 0.0], np.r_[z, 0.0], float(proxy["proxy"].var(ddof=0)))[-1]     # the slope after every gold item (the bets' formula)
-    est = float(lam_all * proxy["proxy"].mean() + (d - lam_all * z).mean())
+    d, z, pool = np.asarray(d, dtype=np.float64), np.asarray(z, dtype=np.float64), _pool_terms(proxy)
+    lk = _capital(d, z, pool, tau, delta)[0]
+    lam_all = _slopes(np.r_[d, 0.0], np.r_[z, 0.0], pool[2])[-1]                 # the slope after every gold item: the bets' formula and variance
+    est = float(lam_all * pool[1] / pool[0] + (d - lam_all * z).mean())
     if est <= tau + 1e-12: return -1.0, est                                 # within rounding of tau: not above it
     return max(0.0, float(-np.expm1(-lk.max()))), est
