@@ -293,7 +293,7 @@ def _check_test_seed(seed, test):
 
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #84fc802f
-def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed=None, delta=None, clusters=None):
+def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed=None, delta=None):
     "(delta, tau, lam, proxy_share, test, seed) after checking them; errors name the argument and what to do."
     from humancert.certification.gold_power import GOLD_TESTS     # gold_power builds on this module: imported when called
     delta = _level(confidence, delta)[1]
@@ -452,7 +452,7 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
                      ) -> GoldCertificate:
     "Confidence that the model is more accurate than the average annotator, from gold labels on a random subset: the chosen test, plain and prediction-powered."
-    delta, tau, lam, share, test, seed = _check_gold_args(confidence, tau, tail, lam, proxy_share, test, seed, delta, clusters)
+    delta, tau, lam, share, test, seed = _check_gold_args(confidence, tau, tail, lam, proxy_share, test, seed, delta)
     terms = gold_terms(ann, model, gold)
     f = proxy_differences(ann, model)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
