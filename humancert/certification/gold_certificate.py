@@ -304,12 +304,19 @@ def _check_gold_args(confidence, tau, tail, lam, proxy_share, test="plain", seed
         raise ValueError(f"`lam` must be a number in [0, 1] (the proxy's weight, fixed in advance), got {lam!r}.")
     if isinstance(proxy_share, bool) or not isinstance(proxy_share, (float, np.floating)) or not 0 < proxy_share < 1:
         raise ValueError(f"`proxy_share` must be a float strictly between 0 and 1 (the part of delta spent on E[f]), got {proxy_share!r}.")
-    if test == "auto": test = "betting"                                     # deterministic, valid at every n, any margin (section below)
-    if not isinstance(test, str) or test not in GOLD_TESTS: raise ValueError(f"`test` must be 'auto' or one of {list(GOLD_TESTS)}, got {test!r}.")
+    if test != "auto" and (not isinstance(test, str) or test not in GOLD_TESTS): raise ValueError(f"`test` must be 'auto' or one of {list(GOLD_TESTS)}, got {test!r}.")
     if test in ("sign", "randomised sign") and tau != 0:
         raise ValueError(f"`tau` must be 0 with test={test!r} (the sign test compares wins with losses, not with a margin), got {tau!r}; "
                          "use test='auto' (betting on D), 'e-process', 'plain' or 'paired betting' for a margin.")
     return delta, float(tau), float(lam), float(proxy_share), test, _check_test_seed(seed, test)
+
+def _auto_test(n_gold, # gold items with a human label
+               n_spare, # items with a human label and no gold label
+               clusters, # the clusters argument (None: items i.i.d.)
+              ) -> str:
+    "test='auto': 'control betting' from AUTO_MIN_GOLD gold items and AUTO_MIN_SPARE items without gold, without clusters; else 'betting'. Counts only, never a gold label."
+    from humancert.certification.control_betting import AUTO_MIN_GOLD, AUTO_MIN_SPARE   # control_betting builds on this module
+    return "control betting" if clusters is None and n_gold >= AUTO_MIN_GOLD and n_spare >= AUTO_MIN_SPARE else "betting"
 
 # %% ../../nbs/certification/19_gold_certificate.ipynb #d2f15574
 def _fmt(x): return "withheld" if x is None else f"{x:.4f}"
@@ -360,7 +367,7 @@ class GoldCertificate(Verdict, AtLevel):
 
     def __repr__(self):
         v = lambda c: "certified" if c else "not certified"
-        head = ("" if self.test == "plain" else f"S={self.score:.4f} {self.test}{' on D' if self.test == 'betting' else f' (the pool of N, order of seed {self.seed})' if self.test == 'proxy betting' else ''}, " if self.test in ("e-process", "betting", "proxy betting") else
+        head = ("" if self.test == "plain" else f"S={self.score:.4f} {self.test}{' on D' if self.test == 'betting' else ' on D' if self.test == 'control betting' else f' (the pool of N, order of seed {self.seed})' if self.test == 'proxy betting' else ''}, " if self.test in ("e-process", "betting", "proxy betting", "control betting") else
                 f"S={self.score:.4f} {self.test} test (seed {self.seed}, wins {self.wins}, losses {self.losses}), ")
         return (f"GoldCertificate({v(self.certified)} at {1 - self.delta:.0%}: {head}S={self.plain_score:.4f} plain, "
                 f"S={self.score_ppi:.4f} prediction-powered; approximate (level not guaranteed): lower limit {_fmt(self.lower_plain_clt)} plain, "
@@ -373,7 +380,8 @@ class GoldCertificate(Verdict, AtLevel):
 _TEST_ROWS = {"sign": "sign test (one random label per item)", "randomised sign": "randomised sign test (one random label per item)",
               "paired betting": "paired betting (one random label per item)", "e-process": "e-process on D (aGRAPA betting)",
               "betting": "betting on D (plug-in bets, hashed item order)",
-              "proxy betting": "betting on D with a latent-class proxy (the pool's mean)"}
+              "proxy betting": "betting on D with a latent-class proxy (the pool's mean)",
+              "control betting": "betting on D with a control (items without gold)"}
 APPROXIMATE = "approximate (asymptotic): an estimate, no verdict"
 
 @patch
@@ -382,6 +390,7 @@ def to_frame(self:GoldCertificate) -> pd.DataFrame:
     lvl, fin, asy, none = 1 - self.delta, "finite-sample", APPROXIMATE, "none (approximate)"
     how = {"sign": " (level over the seeded draw of labels)", "randomised sign": " (level exactly delta over the seeded draw)"}.get(self.test, "")
     proved = {"betting": "any n gold (proved for i.i.d. items; measured without replacement)",
+              "control betting": "any n gold (proved for i.i.d. items)",
               "proxy betting": "any n gold (proved for the pool's mean, over the seeded order)"}.get(self.test, "any n gold (proved)")
     if self.n_clusters is not None: proved = "any number of gold clusters (proved for i.i.d. clusters)"
     rows = {} if self.test == "plain" else {_TEST_ROWS[self.test]: (self.estimate_test, None, self.score, self.certified, fin + how)}
@@ -392,7 +401,7 @@ def to_frame(self:GoldCertificate) -> pd.DataFrame:
     out = pd.DataFrame.from_dict(rows, orient="index", columns=["E[D] estimate", f"lower limit ({lvl:.0%})", "S", "certified", "guarantee"])
     for col in out.columns[1:3]: out[col] = pd.Series([v[out.columns.get_loc(col)] for v in rows.values()], index=out.index, dtype=object)  # None stays None
     out["n gold"] = self.n_gold
-    out["N"] = [self.n_items if r.startswith("prediction-powered") or r == _TEST_ROWS["proxy betting"] else self.n_gold for r in out.index]
+    out["N"] = [self.n_items if r.startswith("prediction-powered") or r in (_TEST_ROWS["proxy betting"], _TEST_ROWS["control betting"]) else self.n_gold for r in out.index]
     out["certified"] = pd.Series([v[3] for v in rows.values()], index=out.index, dtype=object)   # None: an estimate, no verdict
     out["level holds at"] = ["not guaranteed" if r in ASYMPTOTIC_MIN_GOLD else proved if r == _TEST_ROWS.get(self.test) else proved if self.n_clusters is not None else "any n gold (proved)"
                              for r in out.index]
@@ -414,6 +423,8 @@ def _chosen_test(ann, model, gold, terms, test, seed, tau, delta, s_plain):
     "(S, estimate, wins, losses) of the chosen test: the plain S itself for 'plain', betting or the e-process on D in hashed order, else from one random human label per gold item."
     if test == "plain": return s_plain, float("nan"), 0, 0
     from humancert.certification.gold_power import paired_terms, _test_from_arrays, _uniform, _proxy_test   # gold_power builds on this module
+    from humancert.certification.control_betting import control_terms, control_betting_confidence
+    if test == "control betting": return control_betting_confidence(control_terms(ann, model, gold), tau, delta), float(terms["D"].mean()), 0, 0
     d = terms["D"].to_numpy()[hashed_order(terms.index)]                # the items' order: by hashed id, whatever the input order
     if test in ("betting", "e-process"): return _test_from_arrays(test, None, None, d, delta, tau)
     if test == "proxy betting": return (*_proxy_test(ann, model, terms, delta, tau, seed), 0, 0)
@@ -426,7 +437,7 @@ CLUSTER_TESTS = ("betting", "e-process", "plain")   # the tests on D that run on
 def _gold_clusters(clusters, ann, terms, f, test):
     "D's mean over each gold cluster's gold items (indexed by cluster id), f's over the same items, f's over each cluster's items: the certificate's units with `clusters`."
     if test not in CLUSTER_TESTS:
-        raise ValueError(f"`clusters`: test={test!r} " + ("bets on single gold items in a seeded order" if test == "proxy betting" else "draws one human label per gold item")
+        raise ValueError(f"`clusters`: test={test!r} " + {"proxy betting": "bets on single gold items in a seeded order", "control betting": "bets on single gold items against blocks of single items"}.get(test, "draws one human label per gold item")
                          + "; with clusters the tests run on cluster means: "
                          f"use test='auto' (betting on D) or one of {list(CLUSTER_TESTS)}.")
     codes = cluster_codes(clusters, ann.items)                              # every item a cluster, or an error naming `clusters`
@@ -446,7 +457,7 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
                       tail:str="betting", # 'hoeffding', 'bernstein' or 'betting'
                       lam:float=0.5, # the proxy's weight in the finite-sample prediction-powered bound (fixed in advance)
                       proxy_share:float=0.1, # the part of delta spent on the proxy's mean over all items
-                      test:str="auto", # the test behind `certified` and `score`: 'auto' is 'betting' (plug-in betting on D, deterministic, any tau); or 'proxy betting' (the pool's mean, with a latent-class proxy), 'randomised sign', 'sign', 'paired betting' (need `seed`), 'e-process', 'plain'
+                      test:str="auto", # the test behind `certified` and `score`: 'auto' is 'control betting' (betting on D with a control fitted on the items without gold; deterministic, any tau) from 100 gold items and 20 items without gold, else 'betting' (plug-in betting on D); or 'proxy betting' (the pool's mean, with a latent-class proxy), 'randomised sign', 'sign', 'paired betting' (need `seed`), 'e-process', 'plain'
                       seed:int|None=None, # required by the tests that draw a human label per gold item, and by 'proxy betting' (the gold items' random order); one seed per study, fixed before the gold labels
                       clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the tests run on cluster means, clusters i.i.d.
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working
@@ -456,6 +467,7 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
     terms = gold_terms(ann, model, gold)
     f = proxy_differences(ann, model)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
+    if test == "auto": test = _auto_test(len(terms), len(f) - len(terms), clusters)
     d, fg = terms["D"].to_numpy(), f.loc[terms.index].to_numpy()
     n_none, n_f, units = ann.n_items - len(f), len(f), terms
     if clusters is not None:                                                # the cluster as the unit: D and f averaged within each

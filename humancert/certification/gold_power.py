@@ -18,6 +18,7 @@ from ..data.annotations import Annotations, check_annotations, hard_predictions,
 from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms, betting_confidence, hashed_order, _check_test_seed
 from .gold_sequence import log_capital
 from .proxy_betting import latent_proxy, proxy_betting_confidence
+from .control_betting import control_terms, control_betting_confidence
 
 # %% ../../nbs/certification/25_gold_power.ipynb #5a6b0474
 def _one_label_each(counts, # label counts, items x classes (each row with at least one label)
@@ -63,7 +64,7 @@ def sign_test_pvalue(wins:int, # discordant gold items where the model is right 
     return float(stats.binom.sf(wins, wins + losses, 0.5) + u * stats.binom.pmf(wins, wins + losses, 0.5))
 
 # %% ../../nbs/certification/25_gold_power.ipynb #12d11389
-GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain", "betting", "proxy betting")
+GOLD_TESTS = ("sign", "randomised sign", "e-process", "paired betting", "plain", "betting", "proxy betting", "control betting")
 
 @dataclass(frozen=True)
 class GoldTest(Verdict, AtLevel):
@@ -132,7 +133,7 @@ def _proxy_test(ann, model, terms, delta, tau, seed):
 def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
               gold:pd.Series, # oracle labels of a uniformly random subset of the items (size fixed in advance), indexed by item id
-              test:str="betting", # 'betting' (plug-in bets on D, deterministic), 'proxy betting' (bets on D with a latent-class proxy: the pool's mean; a seeded order), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
+              test:str="betting", # 'betting' (plug-in bets on D, deterministic), 'control betting' (bets on D with a control from the items without gold; certify_with_gold's default from 100 gold items), 'proxy betting' (bets on D with a latent-class proxy: the pool's mean; a seeded order), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
               confidence:float=CONFIDENCE, # certified at this level (1 - delta)
               tau:float=0.0, # margin claimed (0 for 'sign')
               seed:int|None=None, # seed of the drawn labels ('sign', 'randomised sign', 'paired betting') or of the gold items' order ('proxy betting'); required there, fixed once per study before the gold
@@ -145,6 +146,7 @@ def gold_test(ann:Annotations, # the human labels (any design)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
     d = terms["D"].to_numpy()[hashed_order(terms.index)]                 # the betting tests' order: by hashed item id
     if test == "proxy betting": (S, est), w, l = _proxy_test(ann, model, terms, delta, tau, seed), 0, 0
+    elif test == "control betting": S, est, w, l = control_betting_confidence(control_terms(ann, model, gold), tau, delta), float(terms["D"].mean()), 0, 0
     elif seed is None: S, est, w, l = _test_from_arrays(test, None, None, d, delta, tau)
     else:
         pt = paired_terms(ann, model, gold, seed)

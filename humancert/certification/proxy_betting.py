@@ -23,7 +23,41 @@ def _patterns(counts, # label counts, items x classes
     pat, inv, w = np.unique(key, axis=0, return_inverse=True, return_counts=True)
     return pat[:, :-1], pat[:, -1], inv.ravel(), w
 
+def _canonical(ann, # the human labels (any design)
+               model, # the model's label per item
+              ) -> tuple:
+    "Items with a human label, their label counts with the classes in the order of their text, the model's code in that order (C: outside) and C."
+    m = hard_predictions(ann, model, "model", outside=True)
+    counts = ann.to_counts().to_numpy(dtype=np.int64)
+    keep, C = counts.sum(1) > 0, counts.shape[1]
+    order = np.argsort(np.array([str(c) for c in ann.classes]), kind="stable")     # classes by their text: no dependence on class order
+    rank = np.argsort(order)
+    mk = np.where(m[keep] < C, rank[np.minimum(m[keep], C - 1)], C)              # the model's class in that order; C: outside the classes
+    return ann.items[keep], counts[keep][:, order], mk, C
+
 # %% ../../nbs/certification/21_proxy_betting.ipynb #47eac519
+def _ds_params(post, # posterior of the oracle class per row, rows x classes
+               counts, # label counts per row (float)
+               M1, # the model's code per row, one-hot, rows x (classes + 1)
+               w, # each row's number of items
+              ) -> tuple:
+    "The M-step: (class prior, P(human label j | oracle c), P(model code k | oracle c)), each count plus 1e-6."
+    pw = post * w[:, None]
+    prior = pw.sum(0) / w.sum()
+    th = pw.T @ counts + 1e-6; th /= th.sum(1, keepdims=True)              # P(human label j | oracle c)
+    ph = pw.T @ M1 + 1e-6; ph /= ph.sum(1, keepdims=True)                  # P(model label k | oracle c)
+    return prior, th, ph
+
+def _ds_posterior(counts, # label counts per row (float)
+                  M1, # the model's code per row, one-hot
+                  params, # (prior, th, ph) of `_ds_params`
+                 ) -> np.ndarray:
+    "The E-step: each row's posterior of the oracle class under the parameters."
+    prior, th, ph = params
+    lp = np.log(np.maximum(prior, 1e-300)) + counts @ np.log(th).T + M1 @ np.log(ph).T
+    new = np.exp(lp - lp.max(1, keepdims=True))
+    return new / new.sum(1, keepdims=True)
+
 def _em(counts, # distinct label-count rows (float), patterns x classes
         m, # the model's code per row (C for a label outside the classes)
         w, # each row's number of items
@@ -34,12 +68,7 @@ def _em(counts, # distinct label-count rows (float), patterns x classes
     C = counts.shape[1]
     post, M1 = counts / counts.sum(1, keepdims=True), np.eye(C + 1)[np.minimum(m, C)]
     for it in range(1, max_iter + 1):
-        pw = post * w[:, None]
-        prior = pw.sum(0) / w.sum()
-        th = pw.T @ counts + 1e-6; th /= th.sum(1, keepdims=True)          # P(human label j | oracle c)
-        ph = pw.T @ M1 + 1e-6; ph /= ph.sum(1, keepdims=True)              # P(model label k | oracle c)
-        lp = np.log(np.maximum(prior, 1e-300)) + counts @ np.log(th).T + M1 @ np.log(ph).T
-        new = np.exp(lp - lp.max(1, keepdims=True)); new /= new.sum(1, keepdims=True)
+        new = _ds_posterior(counts, M1, _ds_params(post, counts, M1, w))
         step, post = float(np.abs(new - post).max()), new
         if step < tol: return post, it, True
     return post, max_iter, False
@@ -55,18 +84,13 @@ def latent_proxy(ann:Annotations, # the human labels of the pool (any design)
     for v, name in ((max_iter, "max_iter"), (tol, "tol")):
         if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)) or not v > 0 or (name == "max_iter" and v != int(v)):
             raise ValueError(f"`{name}` must be a positive {'integer' if name == 'max_iter' else 'number'}, got {v!r}.")
-    m = hard_predictions(ann, model, "model", outside=True)
-    counts = ann.to_counts().to_numpy(dtype=np.int64)
-    keep, C = counts.sum(1) > 0, counts.shape[1]
-    order = np.argsort(np.array([str(c) for c in ann.classes]), kind="stable")     # classes by their text: no dependence on class order
-    rank = np.argsort(order)
-    mk = np.where(m[keep] < C, rank[np.minimum(m[keep], C - 1)], C)              # the model's class in that order; C: outside the classes
-    pat, pm, inv, w = _patterns(counts[keep][:, order], mk)
+    items, counts, mk, C = _canonical(ann, model)
+    pat, pm, inv, w = _patterns(counts, mk)
     post, steps, ok = _em(pat.astype(np.float64), pm, w.astype(np.float64), int(max_iter), float(tol))
     Dc = np.eye(C + 1)[pm][:, :C] - pat / pat.sum(1, keepdims=True)              # D if the oracle were class c
     h = (post * Dc).sum(1)
     fr = pd.DataFrame({"proxy": h[inv], "lowest D": Dc.min(1)[inv], "residual variance": (post * (Dc - h[:, None]) ** 2).sum(1)[inv]},
-                      index=ann.items[keep])
+                      index=items)
     fr.attrs.update(iterations=steps, converged=ok)
     return fr
 
