@@ -72,7 +72,7 @@ def _long_frame(rng, n=120):
 def test_default_is_the_same_whatever_the_order():
     long, model, gold = _long_frame(np.random.default_rng(7))
     base = certify_with_gold(Annotations.from_long(long), model, gold)
-    assert base.test == "betting" and base.seed is None
+    assert base.test == "control betting" and base.seed is None          # 120 gold items, 30 without gold
     for s in range(3):
         r = np.random.default_rng(s)
         shuffled = long.iloc[r.permutation(len(long))]                                  # other row order: other item and class order
@@ -117,10 +117,10 @@ def test_randomised_sign_needs_a_seed_and_the_default_refuses_one():
     assert "level exactly delta over the seeded draw" in c.to_frame().iloc[0]["guarantee"]
 
 
-def test_margin_uses_the_betting_test():
+def test_margin_uses_the_default_test():
     ann, model, gold = _study(400, 0.15, np.random.default_rng(12))
     c = certify_with_gold(ann, model, gold, tau=0.05)
-    assert c.test == "betting" and c.tau == 0.05
+    assert c.test == "control betting" and c.tau == 0.05
     assert c.score < certify_with_gold(ann, model, gold).score                  # a margin is harder to prove
 
 
@@ -132,17 +132,16 @@ def test_approximate_rows_are_estimates_not_certificates():
         assert fr.loc[row, "S"] == "none (approximate)" and fr.loc[row, "certified"] is None
         assert fr.loc[row, "level holds at"] == "not guaranteed" and fr.loc[row, "guarantee"].startswith("approximate")
     assert "asymptotic: S=" not in repr(c) and "approximate (level not guaranteed)" in repr(c)
-    assert fr["level holds at"].tolist() == ["any n gold (proved for i.i.d. items; measured without replacement)"] + ["any n gold (proved)"] * 2 + ["not guaranteed"] * 2
+    assert fr["level holds at"].tolist() == ["any n gold (proved for i.i.d. items)"] + ["any n gold (proved)"] * 2 + ["not guaranteed"] * 2
 
 
 def test_default_holds_its_level_at_a_margin():
     # E[D] = tau = 0.05: the claim E[D] > tau is false by the smallest amount; gold_test and certify_with_gold share the test
-    # (the first 50 studies checked to agree). Today's default for a margin is the plain certificate (valid, weaker): this guards
-    # the new betting test's level at tau > 0.
+    # (the first 50 studies checked to agree): the default from 100 gold items, control betting, at tau > 0.
     rng, R, hits = np.random.default_rng(4203), 600, 0
     for r in range(R):
         ann, model, gold = _study(200, 0.05, rng)
-        t = gold_test(ann, model, gold, tau=0.05)
+        t = gold_test(ann, model, gold, tau=0.05, test="control betting")
         if r < 50: assert certify_with_gold(ann, model, gold, tau=0.05).score == t.score
         hits += t.certified
     assert _valid(hits, R)

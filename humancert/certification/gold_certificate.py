@@ -288,7 +288,7 @@ def _check_test_seed(seed, test):
     if seed is None:
         raise ValueError(f"`seed` is required with test={test!r}: it draws " + ("the gold items' order" if test == "proxy betting" else "one human label per gold item (and the randomised test's uniform)")
                          + ", and the level holds over that draw only if the seed is fixed once per study, before the gold labels "
-                         "are seen, and never re-drawn; pass e.g. seed=20240101 and record it. The default test (betting on D) needs none.")
+                         "are seen, and never re-drawn; pass e.g. seed=20240101 and record it. The default test ('auto': betting on D) needs none.")
     return check_seed(seed, int_only=True)
 
 
