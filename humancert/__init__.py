@@ -34,14 +34,14 @@ __all__ = ['Annotations', 'hard_predictions', 'soft_predictions', 'check_annotat
            'plan_gold_study', 'agreement_summary_from_table', 'report_from_table', 'Doctor', 'doctor', 'cluster_codes',
            'dense_codes', 'resample_weights', 'resample_indices', 'cluster_variance', 'ratio_variance', 'id_prefix',
            'looks_clustered', 'plan_gold_procedures', 'GoldProcedurePlan', 'GOLD_TESTS', 'GoldTest', 'gold_test',
-           'latent_proxy', 'proxy_betting_confidence', 'GoldSequence', 'SequentialCertificate', 'next_gold_items',
-           'certify_active', 'ActiveCertificate', 'Panel', 'read_panel', 'ActiveDesign', 'active_design',
-           'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS', 'sign_test_power', 'gold_discordance_bound',
-           'plan_informative_design', 'InformativeDesignPlan', 'JudgeConsistency', 'judge_consistency',
-           'majority_of_runs', 'RunsAsJudge', 'runs_as_judge', 'jury', 'EffectiveJudges', 'effective_judges',
-           'JudgePairs', 'judge_pairs', 'JudgeBias', 'judge_bias', 'Pairwise', 'read_pairwise', 'PositionConsistency',
-           'position_consistency', 'PreferenceAgreement', 'preference_agreement', 'tie_half_score', 'SystemRanking',
-           'rank_systems']
+           'latent_proxy', 'proxy_betting_confidence', 'control_terms', 'control_betting_confidence', 'GoldSequence',
+           'SequentialCertificate', 'next_gold_items', 'certify_active', 'ActiveCertificate', 'Panel', 'read_panel',
+           'ActiveDesign', 'active_design', 'InformativeDesign', 'informative_design', 'GOLD_PLAN_TESTS',
+           'sign_test_power', 'gold_discordance_bound', 'plan_informative_design', 'InformativeDesignPlan',
+           'JudgeConsistency', 'judge_consistency', 'majority_of_runs', 'RunsAsJudge', 'runs_as_judge', 'jury',
+           'EffectiveJudges', 'effective_judges', 'JudgePairs', 'judge_pairs', 'JudgeBias', 'judge_bias', 'Pairwise',
+           'read_pairwise', 'PositionConsistency', 'position_consistency', 'PreferenceAgreement',
+           'preference_agreement', 'tie_half_score', 'SystemRanking', 'rank_systems']
 
 # %% ../nbs/99_package.ipynb #a99306b0
 import importlib
@@ -88,6 +88,7 @@ _PUBLIC = {   # module -> the public names it defines, lifted to `humancert.NAME
     "report.doctor": "Doctor doctor",
     "certification.gold_power": "GOLD_TESTS GoldTest gold_test",
     "certification.proxy_betting": "latent_proxy proxy_betting_confidence",
+    "certification.control_betting": "control_terms control_betting_confidence",
     "certification.gold_sequence": "GoldSequence SequentialCertificate",
     "certification.active_gold": ("next_gold_items certify_active ActiveCertificate ActiveDesign active_design "
         "InformativeDesign informative_design"),
@@ -151,7 +152,7 @@ _all_ = ["Annotations", "hard_predictions", "soft_predictions", "check_annotatio
          "agreement_weights", "SCALE_SCORERS", "RATING_COMBINERS", "RatingCombiner", "AltTest", "AltTests", "alt_test",
          "JudgeBoard", "compare_judges", "CorrectedScore", "corrected_score", "ScoreComparison", "compare_scores", "ScoreBudget", "score_budget", "ScoreSequence", "SequentialScore", "GoldCertificate", "certify_with_gold", "gold_learning_curve", "GoldPlan",
          "plan_gold_study", "agreement_summary_from_table", "report_from_table", "Doctor", "doctor", "cluster_codes", "dense_codes", "resample_weights", "resample_indices", "cluster_variance", "ratio_variance", "id_prefix", "looks_clustered",
-         "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "latent_proxy", "proxy_betting_confidence", "GoldSequence", "SequentialCertificate",
+         "plan_gold_procedures", "GoldProcedurePlan", "GOLD_TESTS", "GoldTest", "gold_test", "latent_proxy", "proxy_betting_confidence", "control_terms", "control_betting_confidence", "GoldSequence", "SequentialCertificate",
          "next_gold_items", "certify_active", "ActiveCertificate", "Panel", "read_panel",
          "ActiveDesign", "active_design", "InformativeDesign", "informative_design", "GOLD_PLAN_TESTS", "sign_test_power",
          "gold_discordance_bound", "plan_informative_design", "InformativeDesignPlan",

@@ -221,6 +221,10 @@ from .certification.proxy_betting import (
     latent_proxy as latent_proxy,
     proxy_betting_confidence as proxy_betting_confidence,
 )
+from .certification.control_betting import (
+    control_terms as control_terms,
+    control_betting_confidence as control_betting_confidence,
+)
 from .certification.gold_sequence import (
     GoldSequence as GoldSequence,
     SequentialCertificate as SequentialCertificate,
@@ -471,6 +475,8 @@ __all__ = [
     'gold_test',
     'latent_proxy',
     'proxy_betting_confidence',
+    'control_terms',
+    'control_betting_confidence',
     'GoldSequence',
     'SequentialCertificate',
     'next_gold_items',

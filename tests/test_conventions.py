@@ -87,6 +87,7 @@ LEVEL_EXCEPTIONS = {
     "lower_limit": "formula-level tail bound in the paper's delta (stronger-certificates notebook), as the tail deltas",
     "upper_limit": "formula-level tail bound in the paper's delta (stronger-certificates notebook), as the tail deltas",
     "proxy_betting_confidence": "formula-level: S of the proxy bettor at the delta its bets are tuned to (nb 21); the public call is certify_with_gold(test='proxy betting')",
+    "control_betting_confidence": "formula-level: S of the control bettor at the delta its bets are tuned to (nb 23); the public call is certify_with_gold (its default from 100 gold items)",
     # the agreement coefficients already name their interval's level `confidence` (0.95); there is no old `delta` to keep,
     # and an interval below 0.5 is odd but well defined, so they keep their own check
     **{n: "agreement interval: already `confidence` (no old `delta` to keep)" for n in

@@ -68,10 +68,10 @@ def test_paired_terms_mean_is_the_average_annotator():
 def test_bad_input():
     ann, model, gold = study(100, 0.0, np.random.default_rng(0))
     with pytest.raises(ValueError, match="`tau` must be 0 for test='sign'"): gold_test(ann, model, gold, "sign", tau=0.05, seed=1)
-    with pytest.raises(ValueError, match="`test` must be one of"): gold_test(ann, model, gold, "mcnemar")
+    with pytest.raises(ValueError, match="`test` must be .auto. or one of"): gold_test(ann, model, gold, "mcnemar")
     with pytest.raises(ValueError, match="`seed`"): gold_test(ann, model, gold, "sign", seed=-2)
     with pytest.raises(ValueError, match="`seed` is required with test='sign'"): gold_test(ann, model, gold, "sign")
-    with pytest.raises(ValueError, match="test='betting' is deterministic"): gold_test(ann, model, gold, seed=3)
+    with pytest.raises(ValueError, match="test='auto' is deterministic"): gold_test(ann, model, gold, seed=3)
     with pytest.raises(TypeError, match="`gold` must be a pandas Series"): gold_test(ann, model, gold.to_numpy())
     with pytest.raises(ValueError, match="`wins` must be a count"): sign_test_pvalue(-1, 0)
 

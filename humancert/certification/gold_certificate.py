@@ -457,7 +457,7 @@ def certify_with_gold(ann:Annotations, # the human labels (any design)
                       tail:str="betting", # 'hoeffding', 'bernstein' or 'betting'
                       lam:float=0.5, # the proxy's weight in the finite-sample prediction-powered bound (fixed in advance)
                       proxy_share:float=0.1, # the part of delta spent on the proxy's mean over all items
-                      test:str="auto", # the test behind `certified` and `score`: 'auto' is 'control betting' (betting on D with a control fitted on the items without gold; deterministic, any tau) from 100 gold items and 20 items without gold, else 'betting' (plug-in betting on D); or 'proxy betting' (the pool's mean, with a latent-class proxy), 'randomised sign', 'sign', 'paired betting' (need `seed`), 'e-process', 'plain'
+                      test:str="auto", # the test behind `certified` and `score`: 'auto' is 'control betting' (betting on D with a control fitted on the items without gold; deterministic, any tau) from 100 gold items and 20 items without gold and no clusters, else 'betting' (plug-in betting on D); or 'proxy betting' (the pool's mean, with a latent-class proxy), 'randomised sign', 'sign', 'paired betting' (need `seed`), 'e-process', 'plain'
                       seed:int|None=None, # required by the tests that draw a human label per gold item, and by 'proxy betting' (the gold items' random order); one seed per study, fixed before the gold labels
                       clusters=None, # a cluster id per item (a Series by item id, or an array in the items' order): the tests run on cluster means, clusters i.i.d.
                       delta:float|None=None, # old name: failure probability 1 - confidence; kept working

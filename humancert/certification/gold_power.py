@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from ..data.annotations import Annotations, check_annotations, hard_predictions, check_seed, seed_used, AtLevel, Verdict, CONFIDENCE
-from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms, betting_confidence, hashed_order, _check_test_seed
+from .gold_certificate import _check_gold, _level, mean_pvalue, gold_terms, betting_confidence, hashed_order, _check_test_seed, _auto_test
 from .gold_sequence import log_capital
 from .proxy_betting import latent_proxy, proxy_betting_confidence
 from .control_betting import control_terms, control_betting_confidence
@@ -92,7 +92,8 @@ class GoldTest(Verdict, AtLevel):
 # %% ../../nbs/certification/25_gold_power.ipynb #b0f21240
 def _check_test_args(test, confidence, tau, delta=None):
     "The test's name, delta (from `confidence` or the old `delta`) and tau after checking them; errors name the argument and what to do."
-    if not isinstance(test, str) or test not in GOLD_TESTS: raise ValueError(f"`test` must be one of {list(GOLD_TESTS)}, got {test!r}.")
+    if test != "auto" and (not isinstance(test, str) or test not in GOLD_TESTS):
+        raise ValueError(f"`test` must be 'auto' or one of {list(GOLD_TESTS)}, got {test!r}.")
     delta = _level(confidence, delta)[1]
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.integer, np.floating)) or not 0 <= tau < 1:
         raise ValueError(f"`tau` must be a number in [0, 1) (the margin claimed), got {tau!r}.")
@@ -133,7 +134,7 @@ def _proxy_test(ann, model, terms, delta, tau, seed):
 def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
               gold:pd.Series, # oracle labels of a uniformly random subset of the items (size fixed in advance), indexed by item id
-              test:str="betting", # 'betting' (plug-in bets on D, deterministic), 'control betting' (bets on D with a control from the items without gold; certify_with_gold's default from 100 gold items), 'proxy betting' (bets on D with a latent-class proxy: the pool's mean; a seeded order), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
+              test:str="auto", # 'auto' (as certify_with_gold: 'control betting' from 100 gold items and 20 items without gold, else 'betting'), 'betting' (plug-in bets on D, deterministic), 'control betting' (bets on D with a control fitted on the items without gold), 'proxy betting' (bets on D with a latent-class proxy: the pool's mean; a seeded order), 'sign' (exact, one random label per item), 'randomised sign', 'e-process' (on D), 'paired betting' or 'plain' (betting tail on D)
               confidence:float=CONFIDENCE, # certified at this level (1 - delta)
               tau:float=0.0, # margin claimed (0 for 'sign')
               seed:int|None=None, # seed of the drawn labels ('sign', 'randomised sign', 'paired betting') or of the gold items' order ('proxy betting'); required there, fixed once per study before the gold
@@ -144,6 +145,7 @@ def gold_test(ann:Annotations, # the human labels (any design)
     seed = _check_test_seed(seed, test)
     terms = gold_terms(ann, model, gold)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
+    if test == "auto": test = _auto_test(len(terms), int((ann.to_counts().to_numpy().sum(1) > 0).sum()) - len(terms), None)
     d = terms["D"].to_numpy()[hashed_order(terms.index)]                 # the betting tests' order: by hashed item id
     if test == "proxy betting": (S, est), w, l = _proxy_test(ann, model, terms, delta, tau, seed), 0, 0
     elif test == "control betting": S, est, w, l = control_betting_confidence(control_terms(ann, model, gold), tau, delta), float(terms["D"].mean()), 0, 0

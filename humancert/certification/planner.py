@@ -383,7 +383,7 @@ def plan_gold_study(lead:float, # expected E[D]: model's oracle accuracy minus t
                     proxy_correlation:float=0.0, # correlation of the PPI proxy with D (test 'plain', tail 'normal' only: PPI++)
                     n_items:int|None=None, # all items N, gold or not (with proxy_correlation); capped: n* <= N
                     max_n:int=10**7, # give up beyond this many gold items
-                    test:str="auto", # 'auto': the betting test on D (as certify_with_gold, any tau; simulated power); or 'randomised sign', 'sign', 'plain'
+                    test:str="auto", # 'auto': the plug-in betting test on D (certify_with_gold's default below 100 gold items, a conservative plan for its control test from 100; any tau; simulated power); or 'randomised sign', 'sign', 'plain'
                     discordance:float|None=None, # upper bound on the sign tests' P(D' != 0); None: gold_discordance_bound(ann, model) when they are given, else lead^2 + sd^2 + 1/4
                     ann=None, # the human labels: with `model`, the sign tests' default discordance (gold_discordance_bound, no gold needed)
                     model=None, # the model's label per item (with `ann`)
