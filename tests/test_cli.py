@@ -563,7 +563,7 @@ def test_gold_certificate_for_each_judge(tmp_path):
     res = humancert("report", str(tmp_path / "wide.csv"), "--model", "judge_a,judge_b", "--gold", str(tmp_path / "gold.csv"), "--n-bootstrap", "0")
     assert res.returncode == 0, res.stderr
     assert "250 gold items out of 1000" in res.stdout
-    assert "judge judge_a: S (betting test)" in res.stdout and "judge judge_b: S (betting test)" in res.stdout   # issue 42: test='auto' is the betting test on D
+    assert "judge judge_a: S (control betting test)" in res.stdout and "judge judge_b: S (control betting test)" in res.stdout   # test='auto': 250 gold items and 750 without: control betting
     assert "(approximate, no verdict)" in res.stdout and "PPI++ (asymptotic)" not in res.stdout
 
 

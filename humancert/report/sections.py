@@ -550,6 +550,8 @@ def _gold_scope(g):
             "the human labels and the model's; a hand-picked or convenience subset voids the guarantee",
             "items i.i.d.; the gold labels are the oracle; the model never saw these labels; no assumption of Theorems 1 or 3 is needed",
             f"the verdict is the {g.test} test's" + (f" (one human label drawn per gold item, seed {g.seed}, fixed before the gold labels)" if g.seed is not None else "")
-            + ("; the default test='auto' is the betting test on D: deterministic, the same gold labels give the same S" if g.test == "betting" else ""),
+            + {"betting": "; the default test='auto' is the betting test on D: deterministic, the same gold labels give the same S",
+               "control betting": "; the default test='auto' from 100 gold items: betting on D against a Dawid-Skene prediction fitted on part of the "
+                                  "items without gold, whose mean other items without gold cancel; deterministic, the same labels give the same S"}.get(g.test, ""),
             f"finite-sample, level proved at every n: the verdict's test, plain and prediction-powered ({g.tail} tail; lambda = {g.lam:g}, {g.proxy_share:g} of delta on the proxy); "
             "approximate estimates only (asymptotic, level not guaranteed, never a verdict): the normal-limit and PPI++ rows")
