@@ -1262,7 +1262,8 @@ def test_proxy_estimate_slope_uses_population_variance():
 #     sqrt(2 ln(1/delta) / (n v_t)), 3/4 / (1 + tau)), v_t = (10 v0 + sum of squares of the past Z about their mean) /
 #     (10 + t - 1), v0 = the fit set's mean residual term + Var h / (the mean size of the n blocks);
 #   S = 1 - 1/max_t K_t, at least 0, -1 when the gold items' mean D <= tau.
-# Where the package departs from the text's literal reading (each measured by a test below):
+# Where the package departed from the text's first wording (each measured by a test below; after this check the
+# notebooks' text was changed to state the package's reading: nb 23's bets and split, nb 21's M-step):
 #   - v0's residual term is the fit set's mean posterior SECOND MOMENT of D - h (with the clipped h), not its posterior
 #     variance (which is Var(D | labels), h being fixed given the labels): S moves by up to 3e-2 between the two;
 #   - the prior pi gets no 1e-6 (nb 21: "1e-6 added to every count ... so that no probability is exactly 0"): a class
@@ -1517,9 +1518,9 @@ def test_control_order_free():
 
 
 def test_control_text_vs_package_readings(cb_cases):
-    """The three points where the package departs from the text's literal reading (see the section's comment), each
-    shown by my S under the literal reading moving off the package's S while my S under the package's reading agrees
-    to 1e-9 (in test_control_betting_against_mine). Measured: 4.1e-3, 2.9e-2 (residual variance), 6.6e-3 (pi without
+    """The three points where the package departed from the text's first wording (see the section's comment; nb 21's and
+    nb 23's text now state the package's reading), each shown by my S under the other reading moving off the package's
+    S while my S under the package's reading agrees to 1e-9 (in test_control_betting_against_mine). Measured: 4.1e-3, 2.9e-2 (residual variance), 6.6e-3 (pi without
     1e-6 on a fit set without class c2), 2.3e-5 (EM run to its fixed point on 12 fit items)."""
     for name in ("two classes, 3 labels", "25 items without gold"):
         ann, model, gold, cdf, mc, gc, tau, mine, pkg, cert = cb_cases[name]

@@ -340,7 +340,7 @@ def _gold_plan_test(test, # 'auto', 'randomised sign', 'sign' or 'plain'
                     proxy_correlation:float, # the PPI++ plan's correlation (plain only)
                     tail_given:bool=False, # True if the caller chose the plain plan's tail
                    ) -> tuple:
-    "(test planned, discordance used or None): 'auto' is the betting test on D, as certify_with_gold runs it (the plain plan when its tail or proxy is given)."
+    "(test planned, discordance used or None): 'auto' is the plug-in betting test on D, as certify_with_gold runs it below 100 gold items (the plain plan when its tail or proxy is given)."
     if not isinstance(test, str) or test not in ("auto",) + GOLD_PLAN_TESTS:
         raise ValueError(f"`test` must be 'auto' or one of {list(GOLD_PLAN_TESTS)} (the tests a plan is computed for), got {test!r}.")
     if test == "auto": test = "plain" if tail_given or proxy_correlation else "betting"
@@ -474,7 +474,7 @@ def plan_gold_procedures(lead:float, # expected E[D]: model's oracle accuracy mi
                          active_lo:float|None=None, # lower end of the active design's terms (ActiveDesign.lo)
                          reps:int=400, # simulated sequential studies
                          seed:int|None=0, # seed of the simulation; None: a fresh one (recorded in the plan)
-                         test:str="auto", # the fixed-size row: 'auto' (the betting test on D, as certify_with_gold), 'randomised sign', 'sign' or 'plain'
+                         test:str="auto", # the fixed-size row: 'auto' (the plug-in betting test on D: certify_with_gold's default below 100 gold items, conservative for its control test from 100), 'randomised sign', 'sign' or 'plain'
                          discordance:float|None=None, # upper bound on the sign tests' P(D' != 0) (plan_gold_study's); None: from ann and model, else lead^2 + sd^2 + 1/4
                          design=None, # informative_design(ann, judge): adds its row, planned by plan_informative_design at `lead` (seed + 2)
                          ann=None, # with `model`: the sign tests' default discordance (gold_discordance_bound)
