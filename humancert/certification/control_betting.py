@@ -12,9 +12,9 @@ __all__ = ['CLIP', 'FIT_ITEMS', 'AUTO_MIN_GOLD', 'AUTO_MIN_SPARE', 'control_spli
 import numpy as np
 import pandas as pd
 
-from ..data.annotations import Annotations, check_annotations
+from ..data.annotations import Annotations
 from .gold_certificate import PLUGIN_CAP, hashed_order, gold_terms, _level
-from .proxy_betting import KAPPA, _canonical, _patterns, _em, _ds_params, _ds_posterior
+from .proxy_betting import _canonical, _patterns, _em, _ds_params, _ds_posterior, _slopes, _plugin_bets
 
 # %% ../../nbs/certification/23_control_betting.ipynb #e946f151
 CLIP = 0.5            # c_0: the proxy is kept within [c_0 - 1, lowest D + c_0]
@@ -57,8 +57,7 @@ def _spare_proxy(items, counts, mk, spare, n, max_iter=2000, tol=1e-10):
 
 # %% ../../nbs/certification/23_control_betting.ipynb #8beeadb8
 def _check_control(ann, model, gold):
-    "gold_terms of the gold items, after the checks this test adds: items without gold to fit the proxy on; errors name the argument."
-    check_annotations(ann)
+    "gold_terms of the gold items (which checks `ann`, `model` and `gold`), and at least 2 of them; errors name the argument."
     terms = gold_terms(ann, model, gold)
     if len(terms) < 2: raise ValueError(f"`gold`: only {len(terms)} gold item(s) have a human label; at least 2 are needed.")
     return terms
@@ -95,18 +94,11 @@ def control_log_capital(terms:pd.DataFrame, # control_terms' table (gold items i
                        ) -> np.ndarray:
     "log K_t after each gold item: bets on Z_t = D_t - lambda_t (h_t - block mean_t) - tau, with lambda_t and the bet from the past only."
     d, z, hb = (terms[c].to_numpy(dtype=np.float64) for c in ("D", "proxy", "block mean"))
-    has = terms["block items"].to_numpy() > 0
-    n, t = len(d), np.arange(len(d))
-    k, vh = np.maximum(t, 1), terms.attrs["proxy_variance"]
-    x = np.where(has, z - np.where(has, hb, 0.0), 0.0)
-    sd, sx, sdx, sxx = (np.cumsum(v) - v for v in (d, x, d * x, x * x))     # sums over the past only
-    lam = np.clip((sdx - sd * sx / k + KAPPA * vh) / (np.maximum(sxx - sx * sx / k, 0.0) + KAPPA * vh), 0.0, 1.0) if vh > 0 else np.zeros(n)
-    y = d - np.where(has, lam, 0.0) * x - tau
+    has, n, vh = terms["block items"].to_numpy() > 0, len(d), terms.attrs["proxy_variance"]
+    x = np.where(has, z - hb, 0.0)                                            # h_t minus its block's mean; 0 without a block
+    y = d - _slopes(d, x, vh, 1.0) * x - tau
     prior = max(terms.attrs["residual_variance"] + vh * n / max(int(terms["block items"].sum()), 1), 1e-4)
-    s1, s2 = np.cumsum(y) - y, np.cumsum(y * y) - y * y
-    v = (KAPPA * prior + np.maximum(s2 - s1 * s1 / k, 0.0)) / (KAPPA + t)
-    bet = np.minimum(np.sqrt(2 * np.log(1 / delta) / (n * v)), PLUGIN_CAP / (1 + tau))
-    return np.cumsum(np.log1p(bet * y))
+    return np.cumsum(np.log1p(np.minimum(_plugin_bets(y, prior, n, delta), PLUGIN_CAP / (1 + tau)) * y))
 
 # %% ../../nbs/certification/23_control_betting.ipynb #03b62e69
 def control_betting_confidence(terms:pd.DataFrame, # control_terms' table with its attributes

@@ -422,9 +422,8 @@ def _repr_html_(self:GoldCertificate) -> str:
 def _chosen_test(ann, model, gold, terms, test, seed, tau, delta, s_plain):
     "(S, estimate, wins, losses) of the chosen test: the plain S itself for 'plain', betting or the e-process on D in hashed order, else from one random human label per gold item."
     if test == "plain": return s_plain, float("nan"), 0, 0
-    from humancert.certification.gold_power import paired_terms, _test_from_arrays, _uniform, _proxy_test   # gold_power builds on this module
-    from humancert.certification.control_betting import control_terms, control_betting_confidence
-    if test == "control betting": return control_betting_confidence(control_terms(ann, model, gold), tau, delta), float(terms["D"].mean()), 0, 0
+    from humancert.certification.gold_power import paired_terms, _test_from_arrays, _uniform, _proxy_test, _control_test   # gold_power builds on this module
+    if test == "control betting": return (*_control_test(ann, model, gold, terms, delta, tau), 0, 0)
     d = terms["D"].to_numpy()[hashed_order(terms.index)]                # the items' order: by hashed id, whatever the input order
     if test in ("betting", "e-process"): return _test_from_arrays(test, None, None, d, delta, tau)
     if test == "proxy betting": return (*_proxy_test(ann, model, terms, delta, tau, seed), 0, 0)

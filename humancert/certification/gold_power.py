@@ -130,6 +130,10 @@ def _proxy_test(ann, model, terms, delta, tau, seed):
     o = hashed_order(terms.index)[np.random.default_rng([int(seed), 2]).permutation(len(terms))]   # the seed's order of the ids' canonical one
     return proxy_betting_confidence(terms["D"].to_numpy()[o], px["proxy"].reindex(terms.index).to_numpy()[o], px, tau, delta)
 
+def _control_test(ann, model, gold, terms, delta, tau):
+    "(S, estimate) of 'control betting': S from control_terms' table (the items without gold as the control), the estimate the gold items' mean D."
+    return control_betting_confidence(control_terms(ann, model, gold), tau, delta), float(terms["D"].mean())
+
 # %% ../../nbs/certification/25_gold_power.ipynb #34ac5364
 def gold_test(ann:Annotations, # the human labels (any design)
               model, # the model's label per item (Series indexed by item, or in item order)
@@ -148,7 +152,7 @@ def gold_test(ann:Annotations, # the human labels (any design)
     if test == "auto": test = _auto_test(len(terms), int((ann.to_counts().to_numpy().sum(1) > 0).sum()) - len(terms), None)
     d = terms["D"].to_numpy()[hashed_order(terms.index)]                 # the betting tests' order: by hashed item id
     if test == "proxy betting": (S, est), w, l = _proxy_test(ann, model, terms, delta, tau, seed), 0, 0
-    elif test == "control betting": S, est, w, l = control_betting_confidence(control_terms(ann, model, gold), tau, delta), float(terms["D"].mean()), 0, 0
+    elif test == "control betting": (S, est), w, l = _control_test(ann, model, gold, terms, delta, tau), 0, 0
     elif seed is None: S, est, w, l = _test_from_arrays(test, None, None, d, delta, tau)
     else:
         pt = paired_terms(ann, model, gold, seed)

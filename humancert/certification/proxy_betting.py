@@ -104,12 +104,23 @@ def _lowest(a, h, lam):
     for k in range(0, len(lam), 256): out[k:k + 256] = (a[None, :] - lam[k:k + 256, None] * h[None, :]).min(1)
     return out
 
-def _slopes(d, z, vh):
-    "lambda_t: the past items' least-squares slope of d on z, pulled to 1 by KAPPA pseudo-items of variance vh, in [0, LAM_MAX]."
+def _slopes(d, z, vh, top=LAM_MAX):
+    "lambda_t: the past items' least-squares slope of d on z, pulled to 1 by KAPPA pseudo-items of variance vh, in [0, top]."
     t = np.arange(len(d)); k = np.maximum(t, 1)
     sd, sz, sdz, szz = (np.cumsum(v) - v for v in (d, z, d * z, z * z))      # sums over the past only
     if vh <= 0: return np.zeros(len(d))
-    return np.clip((sdz - sd * sz / k + KAPPA * vh) / (np.maximum(szz - sz * sz / k, 0.0) + KAPPA * vh), 0.0, LAM_MAX)
+    return np.clip((sdz - sd * sz / k + KAPPA * vh) / (np.maximum(szz - sz * sz / k, 0.0) + KAPPA * vh), 0.0, top)
+
+def _plugin_bets(y, # the summands in the bets' order
+                 prior:float, # the prior variance of y (KAPPA pseudo-items)
+                 n:int, # the study's size the bets are tuned to
+                 delta:float, # the level the bets are tuned to
+                ) -> np.ndarray:
+    "b_t = sqrt(2 ln(1/delta) / (n v_t)) before any cap, v_t the past y's variance pulled to `prior` by KAPPA pseudo-items."
+    t = np.arange(len(y))
+    s1, s2 = np.cumsum(y) - y, np.cumsum(y * y) - y * y
+    v = (KAPPA * prior + np.maximum(s2 - s1 * s1 / np.maximum(t, 1), 0.0)) / (KAPPA + t)
+    return np.sqrt(2 * np.log(1 / delta) / (n * v))
 
 # %% ../../nbs/certification/21_proxy_betting.ipynb #e0366b0a
 def _pool_terms(proxy:pd.DataFrame) -> tuple:
@@ -126,9 +137,7 @@ def _capital(d, z, pool:tuple, tau, delta):
     lam = _slopes(d, z, vh)
     y = d - lam * (z - mu) - m
     lo = _lowest(pairs[:, 0], pairs[:, 1], lam) + lam * mu - m                # Y_t >= lo_t whatever the t-th item
-    s1, s2 = np.cumsum(y) - y, np.cumsum(y * y) - y * y
-    v = (KAPPA * max(rv, 1e-4) + np.maximum(s2 - s1 * s1 / np.maximum(t, 1), 0.0)) / (KAPPA + t)
-    bet = np.sqrt(2 * np.log(1 / delta) / (n * v))
+    bet = _plugin_bets(y, max(rv, 1e-4), n, delta)
     bet = np.where(lo < 0, np.minimum(bet, PLUGIN_CAP / np.maximum(-lo, 1e-300)), bet)
     return np.cumsum(np.log1p(bet * y)), lam, y
 
